@@ -10,7 +10,8 @@ import (
 // database, a sheet, an Airtable table, a Drive folder); when the workflow
 // it starts writes into that same container, the next poll sees the write
 // and starts the workflow again, which writes again: a self-trigger loop
-// that no HTTP call shows.
+// that no HTTP call shows. A Slack Trigger and the channel its workflow
+// posts into are the same loop, read in slack_self_posts.go.
 
 // containerKeys are the parameters that name what a trigger watches and
 // where an app node writes: a document and sheet, a database, a base and
@@ -123,7 +124,8 @@ func modifiedTime(field string) bool {
 // ownWriteTriggers returns, for each app node that writes where a polling
 // or app trigger of its own workflow watches, that trigger; the write must
 // be reachable from the trigger without passing an If, Switch or Filter
-// (which may stop the second run).
+// (which may stop the second run). A Slack Trigger's posts are read by
+// slackSelfPosts, which passes such a node unless it tests who wrote.
 func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 	var out map[*n8nschema.Node]*n8nschema.Node // made on the first find: most graphs have none
 	put := func(m, t *n8nschema.Node) {
@@ -135,6 +137,10 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 	for _, t := range g.Triggers() {
 		app, isTrigger := strings.CutSuffix(t.Type, "Trigger")
 		if t.Disabled || !isTrigger || !(n8nschema.IsPollingTrigger(t.Type) || n8nschema.IsWebhookNode(t.Type)) {
+			continue
+		}
+		if t.Type == typeSlackTrigger {
+			slackSelfPosts(g, t, put)
 			continue
 		}
 		watched := containers(t)

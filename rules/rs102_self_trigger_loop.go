@@ -33,8 +33,18 @@ trigger on the workflow's own writes is one too: a Notion "page updated in datab
 updates that page, a Sheets, Airtable or Drive trigger on the sheet, table or folder the workflow writes into.
 The next poll sees the write and starts the workflow again; it is reported unless an If, Switch or Filter lies
 on the way. A Notion Trigger with no stored event runs its default (page added to database), which an update
-does not fire, and an Airtable Trigger fires on an update only when its trigger field is a last-modified time.`,
-	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit",
+does not fire, and an Airtable Trigger fires on an update only when its trigger field is a last-modified time. A
+Slack Trigger that hears messages ("message", "any_event", or "file_share", with which n8n keeps every event type) is
+one when its workflow posts into the channel it watches (a Slack node's message, or an HTTP Request to chat.postMessage,
+into the same channel id, the channel of the message that started the run, or, when it watches the whole workspace,
+any channel with the same credential, as another may belong to another workspace): Slack sends a
+message event for every message posted to a channel the app is in, its own included, and the trigger's webhook drops
+an event only for its type, its channel, a user named in "Usernames or IDs to Ignore" and a reaction's emoji, never
+for a bot_id or subtype (n8n-nodes-base/dist/nodes/Slack/SlackTrigger.node.js webhook). It is not reported when the
+trigger ignores a user (the bot may be one) or an If, Switch, Filter or Code node on the way tests the user, bot_id,
+app_id or subtype; an If that tests something else is named in the message, as the app's post may pass it as a
+person's does. An ephemeral message and a mention-only trigger start nothing.`,
+	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit; a Slack Trigger: name the bot in its Usernames or IDs to Ignore, or drop messages that carry a bot_id",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
@@ -57,6 +67,10 @@ does not fire, and an Airtable Trigger fires on an update only when its trigger 
 				_, op := n8nschema.WriteOp(c.Node)
 				d.Message = fmt.Sprintf("node %q writes (%s) where trigger %q watches: the next poll sees the write and starts this workflow again, which writes again, with no bound",
 					c.Node.Name, op, c.Entry[0].Name)
+				if c.Entry[0].Type == "n8n-nodes-base.slackTrigger" {
+					d.Message = fmt.Sprintf("node %q posts into a channel where trigger %q hears messages: Slack sends the app's own post as a message event, the trigger does not drop it, and it starts this workflow again, which posts again, with no bound",
+						c.Node.Name, c.Entry[0].Name)
+				}
 			case analyze.CallErrorWorkflow:
 				d.Message = fmt.Sprintf("settings.errorWorkflow runs %s, whose failures lead back to this workflow: error workflows re-start each other with no bound",
 					target)
