@@ -79,7 +79,7 @@ func namedRefAt(s string, i int) (end int, ref string, ok bool) {
 // "=") in a node of the main flow, not a trigger or a sub-node (a tool's
 // parameters are read only when its agent calls it), not a Code or
 // Function node (its code is not an expression: a $('X') there throws
-// only when that line runs), and only a reference no ?, && or || comes
+// only when that line runs, judged by codeMissingRef), and only a reference no ?, && or || comes
 // before within its {{ }} (a branch of the expression may never read it).
 // A name held in a variable or written with an escape is not judged.
 func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
@@ -182,6 +182,13 @@ func unrunRead(g *Graph, i int, ran *triggerRuns, ref, form, after string) bool 
 // namedRefRefusal is what missingNodeRef, else unrunNodeRef, finds in
 // node i, from one scan of its parameters.
 func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool) {
+	if n8nschema.IsCode(g.Nodes[i].Type) {
+		// Its code throws as it runs, before it returns an item.
+		if _, read, name, ok := codeMissingRef(g, i); ok {
+			return n8nschema.Refusal{Why: codeMissingRefWhy(read, name), Fails: true, NoCall: true}, true
+		}
+		return n8nschema.Refusal{}, false
+	}
 	var unParam, unName string
 	param, name, missing := scanNamedRefs(g, i, func(ref, form, after string, path func() string) bool {
 		if g.Workflow.Node(ref) == nil {
@@ -366,15 +373,21 @@ func missingRefWhy(param, name string) string {
 
 // MissingNodeRef reports an enabled node that fails on every item since a
 // parameter expression reads a node the workflow does not have
-// (missingNodeRef), with the parameter and the name it reads: not one
-// refused for another reason first.
+// (missingNodeRef), or a Code, Function or Function Item node whose code
+// surely reads one (codeMissingRef: the parameter is its code's), with
+// the parameter and the name it reads: not one refused for another
+// reason first.
 func (g *Graph) MissingNodeRef(n *n8nschema.Node) (param, name string, ok bool) {
 	i, known := g.index(n)
 	if !known || n.Disabled {
 		return "", "", false
 	}
-	param, name, ok = missingNodeRef(g, i)
 	r, _ := g.refused(i)
+	if n8nschema.IsCode(n.Type) {
+		param, read, name, ok := codeMissingRef(g, i)
+		return param, name, ok && r.Why == codeMissingRefWhy(read, name)
+	}
+	param, name, ok = missingNodeRef(g, i)
 	return param, name, ok && r.Why == missingRefWhy(param, name) // not refused for another reason first
 }
 

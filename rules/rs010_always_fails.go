@@ -206,9 +206,17 @@ node on a path an enabled trigger reaches:
   $node["Config"], $items("Old Sheet"), left behind when a node was renamed or removed): n8n throws "Referenced
   node doesn't exist" as it evaluates the parameter, on every item, before any request
   (packages/workflow/src/workflow-data-proxy.ts). Only what surely runs is judged: a node of the main flow, not
-  a trigger, a sub-node (a tool reads its parameters only when called) or a Code node (its code is no parameter
-  expression: a $('X') there throws only when that line runs), and a reference no ?, && or || comes before in
-  its {{ }}; a name held in a variable is not judged. No rule counts the calls or writes after such a node;
+  a trigger or a sub-node (a tool reads its parameters only when called), and a reference no ?, && or || comes
+  before in its {{ }}; a name held in a variable is not judged. A JavaScript Code, Function or Function Item
+  node fails alike when its code surely runs such a read: the task runner hands the code the same data proxy,
+  built on every node of the workflow (packages/@n8n/task-runner/src/js-task-runner/js-task-runner.ts
+  createDataProxy; packages/cli/src/task-runners/task-managers/data-request-response-builder.ts), and the
+  Function nodes spread it into their sandbox (packages/nodes-base/nodes/Function/Function.node.ts). Only a read
+  that runs whenever the code does is judged: in a statement at the top of the code, or in the body of a
+  for...of over the node's own input items (n8n runs no node on an empty input), with no return, break or
+  continue before it outside a function, and not in a function, an if or else, a ternary, behind && or ||, in a
+  switch, a try or another loop; code that binds $ itself (cheerio) is not judged, nor Python (n8n 2's runner
+  has no _("X")). No rule counts the calls or writes after such a node;
 - under executionOrder "v1", a node whose main inputs all enter input 0 and that reads, by name, a node X
   ($('X').first(), in a parameter expression as above or at a Code node's top level with no try in the code),
   when X and a parent Y of the node both hang from one output of one node F and Y sits higher on the canvas:
