@@ -440,6 +440,9 @@ func (g *Graph) markFieldThrows(i int) {
 	if !n8nschema.IsCode(g.Nodes[i].Type) {
 		return
 	}
+	if r, refused := g.refused(i); refused && r.Fails {
+		return // it fails on every item anyway: its runs reach it
+	}
 	edges, all, _ := g.fieldThrowEdges(i)
 	if all {
 		return
