@@ -415,6 +415,13 @@ func (g *Graph) blankReach() {
 	// has error edges among the blank ones).
 	open := make([]bool, len(g.Nodes))
 	g.bfs(g.starts(nil), open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) && (!blank[e.from] || e.Error) && !gated(e) })
+	// A Code node whose code throws on a trigger's item runs on it and
+	// stops that run (fieldThrows): reached, but nothing past it.
+	for e := range g.fieldThrows {
+		if open[e.from] && !blank[e.from] {
+			open[e.to] = true
+		}
+	}
 	var reached []int32
 	for _, b := range blanks {
 		if open[b] {

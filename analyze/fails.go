@@ -45,6 +45,9 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - a JavaScript Code node that reads a field of the answer from the
 //     error items an HTTP Request that fails on every item and continues
 //     hands on (errorItemRead);
+//   - a JavaScript Code, Function or Function Item node fed only by
+//     triggers whose fixed item lacks a field its code surely reads a
+//     member of (triggerFieldThrow);
 //   - an HTTP Request whose URL host, or a Gmail send whose To, reads a
 //     body field off an app trigger's items, which have none
 //     (bodylessFails).
@@ -59,6 +62,9 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	if why, ok := g.errorItemRead(i); ok {
+		return why, true
+	}
+	if why, ok := g.triggerFieldThrow(i); ok {
 		return why, true
 	}
 	if why, ok := mergeNoFields(g.Nodes[i]); ok {

@@ -278,6 +278,11 @@ type Graph struct {
 	// items only, at a memory that finds no session ID (sessionless): no
 	// item goes on from them (dead), nor does the agent call a sub-node.
 	noSess map[*Edge]bool
+	// fieldThrows marks the main edges from a trigger into a Code or
+	// Function node whose code throws on that trigger's item, when the
+	// node has other inputs (markFieldThrows): runs started there stop
+	// at the node.
+	fieldThrows map[*Edge]bool
 	// ByHandStarts' memo: the first test-only chat and the first Execute
 	// Workflow Trigger that reach each node.
 	handOnce            sync.Once
@@ -600,6 +605,7 @@ func (g *Graph) failing() {
 			mark(&g.noCall, i)
 		} else if !nd.ContinuesOnFail() && !nd.ContinueOnFail {
 			g.sessionEdges(i)
+			g.markFieldThrows(i)
 		}
 		r, refused := g.refused(i)
 		if refused && r.NoItems && !nd.AlwaysOutputData {
@@ -1591,7 +1597,7 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		for _, e := range g.outs(i) {
 			// An agent that finds no session ID for an edge's items calls
 			// nothing for them (noSess), dead or not.
-			if e.Type == ConnMain && !seen[e.to] && !(live && g.dead(e)) && !g.noSess[e] {
+			if e.Type == ConnMain && !seen[e.to] && !(live && g.dead(e)) && !g.failsOnEdge(e) {
 				seen[e.to] = true
 				queue = append(queue, e.To)
 			}
@@ -1629,7 +1635,7 @@ func (g *Graph) firstReach(starts []*n8nschema.Node) map[*n8nschema.Node]*n8nsch
 		for h := 0; h < len(queue); h++ {
 			u := queue[h]
 			for _, e := range g.Out(u) {
-				if e.Type == ConnMain && first[e.To] == nil && !g.noSess[e] {
+				if e.Type == ConnMain && first[e.To] == nil && !g.failsOnEdge(e) {
 					first[e.To], queue = t, append(queue, e.To)
 				}
 			}
@@ -2058,7 +2064,7 @@ func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || byFailing && g.failCut[e] != nil || g.noSess[e] {
+	if g.aborts != nil && g.aborts[i] || g.cut[e] || byFailing && g.failCut[e] != nil || g.failsOnEdge(e) {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {

@@ -312,7 +312,7 @@ func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 		out := envAfter(u, envs[i])
 		dead := boundDead(u, envs[i])
 		for _, e := range g.outs(i) {
-			if e.Type != ConnMain || g.dead(e) || g.noSess[e] {
+			if e.Type != ConnMain || g.dead(e) || g.failsOnEdge(e) {
 				continue
 			}
 			if !e.Error && e.Output < len(dead) && dead[e.Output] {

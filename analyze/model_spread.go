@@ -77,7 +77,7 @@ func (g *Graph) reachBeforeModel(i int, seen []bool, queue []int) []int {
 		for _, e := range g.outs(u) {
 			// A generating node's error output carries the failures,
 			// which come when the model refuses, not when it has answered.
-			if e.Type == ConnMain && !seen[e.to] && !g.noSess[e] && (!waits || e.Error) {
+			if e.Type == ConnMain && !seen[e.to] && !g.failsOnEdge(e) && (!waits || e.Error) {
 				seen[e.to] = true
 				queue = append(queue, int(e.to))
 			}

@@ -148,7 +148,7 @@ func (g *Graph) outKey(t *n8nschema.Node) string {
 			b.WriteByte(' ')
 			b.WriteString(strconv.Itoa(x))
 		}
-		for _, x := range []bool{e.Error, e.Unrun, e.NoInput, g.noSess[e]} {
+		for _, x := range []bool{e.Error, e.Unrun, e.NoInput, g.failsOnEdge(e)} {
 			b.WriteByte(' ')
 			b.WriteString(strconv.FormatBool(x))
 		}

@@ -217,6 +217,21 @@ node on a path an enabled trigger reaches:
   continue before it outside a function, and not in a function, an if or else, a ternary, behind && or ||, in a
   switch, a try or another loop; code that binds $ itself (cheerio) is not judged, nor Python (n8n 2's runner
   has no _("X")). No rule counts the calls or writes after such a node;
+- a JavaScript Code, Function or Function Item node fed straight by a trigger whose item has a fixed shape (a
+  Schedule Trigger's timestamp, Readable date, Day of week, ... Timezone: packages/nodes-base/nodes/Schedule/
+  ScheduleTrigger.node.ts; a Cron, Interval or Manual Trigger's {}, unless the export pins a Manual Trigger's
+  data; a Webhook's headers, params, query, body, webhookUrl and executionMode), whose code surely reads a
+  property of, or calls a method on, a top-level field that item lacks ($json.bestTime.split(':'),
+  $json.email.toLowerCase() after a Webhook, items[0].json.rows.length, $input.first().json.x.y, or through
+  one alias, const user = $json; user.bestTime.split(':')): $json is the input item's json (the task runner's
+  data proxy at the item's index, packages/workflow/src/workflow-data-proxy.ts; the Function node assigns
+  the proxy of item 0 to its sandbox, packages/nodes-base/nodes/Function/Function.node.ts), the field is
+  undefined and the read throws "Cannot read properties of undefined" on every run that trigger starts. Only
+  what surely runs is judged, as for a missing node's read above, and nothing read after ?. or a default
+  (|| or ??), a field the code sets first, or code that rebinds $json or items or copies into an object
+  (Object.assign). Reading the field alone gives undefined and is not judged. When other inputs feed the node
+  too, the finding names the triggers whose runs stop there, and only those runs count as stopped; it is
+  reported at the code's line;
 - under executionOrder "v1", a node whose main inputs all enter input 0 and that reads, by name, a node X
   ($('X').first(), in a parameter expression as above or at a Code node's top level with no try in the code),
   when X and a parent Y of the node both hang from one output of one node F and Y sits higher on the canvas:
@@ -579,6 +594,12 @@ so an active export beside it stays a note.`,
 						reportJoinRead(pass, g, n, jr, byMachine[n])
 					}
 				}
+				if trigs, why, code, every, found := g.TriggerFieldThrow(n); found && !every {
+					if live == nil {
+						live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+					}
+					reportFieldThrow(pass, n, trigs, why, code, live, byMachine)
+				}
 				// The walks are made for the first node that needs them:
 				// most nodes fail on no input.
 				from, fails := g.SessionlessFrom(n)
@@ -692,6 +713,10 @@ so an active export beside it stays a note.`,
 			}
 			if jr, ok := g.LaterSiblingRead(n); ok && jr.Sure {
 				d.Fix = joinReadFix(n, jr)
+			}
+			if trigs, fwhy, code, every, found := g.TriggerFieldThrow(n); found && every && fwhy == given {
+				d.Pos = code.Pos()
+				d.Fix = fieldThrowFix(n, trigs)
 			}
 			// The URL and the key are refused first: a live model alone
 			// would not make the call work.
@@ -1469,6 +1494,40 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 		d.Severity = analyze.Note
 	}
 	pass.Report(d)
+}
+
+// reportFieldThrow reports a Code or Function node whose code throws on
+// the items of some of the triggers that feed it straight, not on its
+// other inputs' (analyze.Graph.TriggerFieldThrow): the runs those
+// triggers start stop there. At the line of its code.
+func reportFieldThrow(pass *analyze.Pass, n *n8nschema.Node, trigs []*n8nschema.Node, why string, code n8nschema.Value, live, byMachine map[*n8nschema.Node]bool) {
+	var names []string
+	machine := false
+	for _, t := range trigs {
+		if live[t] {
+			names = append(names, fmt.Sprintf("%q", t.Name))
+			machine = machine || byMachine[t]
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	d := analyze.Diagnostic{Node: n, Pos: code.Pos(), Fix: fieldThrowFix(n, trigs)}
+	d.Message = fmt.Sprintf("node %q fails on every run that reaches it from %s %s: %s; those runs stop there", n.Name, plural(len(names), "trigger", "triggers"), joinNames(names, 2), why)
+	if !machine {
+		d.Severity = analyze.Note
+		d.Message += " (only a manual trigger reaches it)"
+	}
+	if pass.Workflow.ParametersLost {
+		d.Severity = analyze.Note
+	}
+	pass.Report(d)
+}
+
+// fieldThrowFix tells how to mend code that reads a field its
+// triggers' items lack.
+func fieldThrowFix(n *n8nschema.Node, trigs []*n8nschema.Node) string {
+	return fmt.Sprintf("Make the code of %q read the fields the items of %q carry (a Webhook's request fields are under body), or set the field in an Edit Fields node between them, or guard the read with ?. or a default", n.Name, trigs[0].Name)
 }
 
 // reportJoinRead reports, as a note of medium confidence, a node that
