@@ -215,8 +215,10 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 	}
 	itemsBound := nd.Type == n8nschema.TypeFunction
 	if nd.Type == n8nschema.TypeCode {
-		each, known := codeEachItem(nd)
-		itemsBound = known && !each
+		// items is the input list only when the code runs once for all
+		// items (the default mode).
+		m := nd.Params().Get("mode")
+		itemsBound = !m.Exists() || literalIs(m, "runOnceForAllItems")
 	}
 	type base struct{ at, end int }
 	var bases []base
@@ -231,7 +233,7 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		if !assignedAfter(code, name, m[1]) {
 			for _, at := range nameOffsets(code[m[1]:], name) {
 				at += m[1]
-				if !nameAt(code, at, true) || at+len(name) < len(code) && isIdent(code[at+len(name)]) {
+				if !nameStart(code, at) || at+len(name) < len(code) && isIdent(code[at+len(name)]) {
 					continue
 				}
 				bases = append(bases, base{at, at + len(name)})
@@ -271,7 +273,7 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 func assignedAfter(code, name string, from int) bool {
 	for _, at := range nameOffsets(code[from:], name) {
 		k := from + at + len(name)
-		if !nameAt(code, from+at, true) || k < len(code) && isIdent(code[k]) {
+		if !nameStart(code, from+at) || k < len(code) && isIdent(code[k]) {
 			continue
 		}
 		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
