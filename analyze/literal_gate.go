@@ -51,6 +51,25 @@ func literalDead(nd *n8nschema.Node) []bool {
 	return d
 }
 
+// conditionless reports an If or Filter that holds no condition at all,
+// which literalDeadOutputs decides (noFilter for v2; v1Gate's missing
+// conditions, a parameters object that holds none).
+func conditionless(nd *n8nschema.Node) bool {
+	c := nd.Params().Get("conditions")
+	if nd.TypeVersion >= 2 {
+		return noFilter(nd, c)
+	}
+	if nd.ParametersLost() || nd.Params().Kind() != n8nschema.Object {
+		return false
+	}
+	for dt := range v1Defaults {
+		if len(c.Get(dt).Elems()) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func literalDeadOutputs(nd *n8nschema.Node) []bool {
 	switch {
 	case nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter:
@@ -97,7 +116,12 @@ func noFilter(nd *n8nschema.Node, c n8nschema.Value) bool {
 	if nd.ParametersLost() {
 		return false // lost, not absent
 	}
-	if p := nd.Params(); p.Exists() && p.Kind() != n8nschema.Object {
+	if nd.Params().Kind() != n8nschema.Object {
+		// No parameters object at all: n8n fills in no defaults
+		// (node-helpers.js getNodeParameters returns {} for undefined
+		// values, L657-662), and the node throws "Could not get
+		// parameter" on its options (node-execution-context.js
+		// L274-279): it fails, no output is taken.
 		return false
 	}
 	switch c.Kind() {
@@ -781,7 +805,7 @@ func v1Gate(nd *n8nschema.Node) uint8 {
 		return gateAny
 	}
 	conds := p.Get("conditions")
-	if (conds.Kind() == n8nschema.Missing || conds.Kind() == n8nschema.Null) && !nd.ParametersLost() && (!p.Exists() || p.Kind() == n8nschema.Object) {
+	if (conds.Kind() == n8nschema.Missing || conds.Kind() == n8nschema.Null) && !nd.ParametersLost() && p.Kind() == n8nschema.Object { // no parameters object: the node fails (noFilter)
 		// No condition: n8n fills in the default, {} (IfV1.node.js and
 		// FilterV1.node.js, conditions; node-helpers.js getNodeParameters
 		// L712-715), so no condition runs and the combine decides: all
@@ -1051,7 +1075,7 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 		d.Taken = "false"
 	}
 	d.OwnCount = cc == nil && ownCountTest(n)
-	d.NoCondition = cc == nil && d.Test == "no condition"
+	d.NoCondition = cc == nil && conditionless(n)
 	return d, true
 }
 

@@ -179,9 +179,14 @@ func SentJSONParams(n *Node, fn func(what, name, val string, expr bool) bool) {
 
 // jsonMembers calls fn with each member of the JSON object text whose
 // value is a string, in order, until fn returns false (it then returns
-// false). Text that is not one JSON object gives nothing.
+// false); of a name given twice, the last. Text that is not one JSON
+// object gives nothing.
 func jsonMembers(text string, fn func(name, val string) bool) bool {
-	var members []struct{ name, val string }
+	type member struct {
+		name, val string
+		str       bool
+	}
+	var members []member
 	dec := json.NewDecoder(strings.NewReader(text))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return true
@@ -197,9 +202,8 @@ func jsonMembers(text string, fn func(name, val string) bool) bool {
 			return true
 		}
 		var val string
-		if json.Unmarshal(raw, &val) == nil {
-			members = append(members, struct{ name, val string }{name, val})
-		}
+		str := json.Unmarshal(raw, &val) == nil
+		members = append(members, member{name, val, str})
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
 		return true
@@ -207,8 +211,14 @@ func jsonMembers(text string, fn func(name, val string) bool) bool {
 	if _, err := dec.Token(); err != io.EOF {
 		return true // more after the object: not valid JSON
 	}
-	for _, m := range members {
-		if !fn(m.name, m.val) {
+	// A name given again replaces the earlier member (JSON.parse keeps
+	// the last), whatever its value.
+	last := make(map[string]int, len(members))
+	for i, m := range members {
+		last[m.name] = i
+	}
+	for i, m := range members {
+		if m.str && last[m.name] == i && !fn(m.name, m.val) {
 			return false
 		}
 	}
