@@ -319,7 +319,9 @@ it along main connections only. So a run goes on and the agent calls the tool wi
 HTTP Request tool fails every call with "URL parameter cannot be empty" (nodes-base
 HttpRequest/V3/HttpRequestV3.node.ts), and a failed call is the tool's answer (of a variant, an AI Agent from v3 gets the
 error, packages/core/src/execution-engine/workflow-execute.ts handleNodeExecutionError; before v3 the
-AgentExecutor drops it and answers nothing), and the run goes on. The finding is at the tool, a note whether
+AgentExecutor drops it and answers nothing), and the run goes on. An agent that never calls its tools (it fails
+on every run, every run reaches it only past a node that does, or n8n refuses the runs that reach it: each is
+RS010's own finding) leaves only the refusal to publish to say. The finding is at the tool, a note whether
 or not the export shows the workflow active, since a tool whose calls fail does not fail the run; the
 workflow's other findings hold once the blank is filled in, as above.
 A node's own credential that is a template's blank of a type the node does not take (a Gmail node's
@@ -1618,6 +1620,21 @@ func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 // the model is offered: only the refusal is told. A note, as RS010 is for a refused publish;
 // the workflow's other findings say they hold once it is filled in
 // (analyze.RequiredClause).
+// rootStops reports a tool's root that never calls it: the root fails on
+// every run (its prompt, its memory, a shut-down model: Graph.FailsWhy),
+// every run reaches it only past a node that does (FailsBefore), or n8n
+// refuses the runs that reach it (RefusedRun); RS010 says which.
+func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
+	if _, fails := g.FailsWhy(root); fails {
+		return true
+	}
+	if _, behind := g.FailsBefore(root); behind {
+		return true
+	}
+	_, _, _, _, refused := g.RefusedRun(root)
+	return refused
+}
+
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 	w := pass.Workflow
 	missing := n8nschema.MissingRequired
@@ -1636,7 +1653,7 @@ func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 		// The tool's own name (a Vector Store's toolName in v1) is what
 		// the model is offered, not a value a call reads: what an empty
 		// one does is the provider's to say, so only the refusal is told.
-		runs := root != nil && !root.Disabled && g.Reachable(root) && param != "toolName" && param != "name"
+		runs := root != nil && !root.Disabled && g.Reachable(root) && param != "toolName" && param != "name" && !rootStops(g, root)
 		shown := analyze.RunStateOf(w) == analyze.RunShown
 		if shown && !runs {
 			continue // published: no refusal to name, and no run calls it
