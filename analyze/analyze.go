@@ -198,6 +198,10 @@ type Diagnostic struct {
 	// FoldKey: diagnostics of the rule with the same key across the set
 	// are reported once, at the first, with the others as related places.
 	FoldKey string
+	// NoteFoldKey: the FoldKey of the diagnostic when it is a note once
+	// Report has read the blanks before it (a warning Report lowers to a
+	// note folds too); a warning or error stays a finding of its own.
+	NoteFoldKey string
 	// Repair builds the finding's repair (nil: none).
 	Repair RepairFunc
 	// Stored: the finding holds whether or not a run starts (n8n cannot
@@ -285,6 +289,9 @@ func (p *Pass) Report(d Diagnostic) {
 				f.Severity = min(f.Severity, Note)
 			}
 		}
+	}
+	if d.NoteFoldKey != "" && f.Severity <= Note {
+		f.FoldKey = d.NoteFoldKey
 	}
 	p.found = append(p.found, f)
 }

@@ -1,6 +1,10 @@
 package n8nschema
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // DroppedParam is a top-level parameter a node stores that its type does
 // not define at its version.
@@ -53,21 +57,40 @@ func blankParam(v Value) bool {
 	return false
 }
 
-// VersionsDeclaring returns the versions of typ, oldest first, whose
-// description defines a top-level parameter named name (nil for none, or
-// a type the table does not describe).
-func VersionsDeclaring(typ, name string) []float64 {
+// VersionRun is a run of versions of a node type, First to Last, with
+// no version of the table between them left out.
+type VersionRun struct{ First, Last float64 }
+
+// DeclaringRuns returns the versions of typ whose description defines a
+// top-level parameter named name, oldest first, as runs of consecutive
+// versions of the table (nil for none, or a type the table does not
+// describe): Postgres "columns" is [{1 1} {2.2 2.7}], since v2 and v2.1
+// lack it.
+func DeclaringRuns(typ, name string) []VersionRun {
 	es, ok := nodeTable()[typ]
 	if !ok {
 		return nil
 	}
-	var out []float64
+	type ver struct {
+		v   float64
+		has bool
+	}
+	var vs []ver
 	for i := range es {
-		for p := range strings.SplitSeq(es[i].params, " ") {
-			if p == name {
-				out = append(out, es[i].v...)
-				break
-			}
+		has := slices.Contains(strings.Split(es[i].params, " "), name)
+		for _, v := range es[i].v {
+			vs = append(vs, ver{v, has})
+		}
+	}
+	slices.SortStableFunc(vs, func(a, b ver) int { return cmp.Compare(a.v, b.v) })
+	var out []VersionRun
+	for i, v := range vs {
+		switch {
+		case !v.has:
+		case i > 0 && vs[i-1].has && len(out) > 0:
+			out[len(out)-1].Last = v.v
+		default:
+			out = append(out, VersionRun{v.v, v.v})
 		}
 	}
 	return out

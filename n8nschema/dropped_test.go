@@ -38,10 +38,14 @@ func TestDroppedParams(t *testing.T) {
 			t.Errorf("DroppedParams(%s) = %q, want %q", c.js, got, c.want)
 		}
 	}
-	if got := VersionsDeclaring(TypeHTTPRequest, "requestMethod"); !slices.Equal(got, []float64{1, 2}) {
-		t.Errorf("VersionsDeclaring(httpRequest, requestMethod) = %v, want [1 2]", got)
+	if got := DeclaringRuns(TypeHTTPRequest, "requestMethod"); !slices.Equal(got, []VersionRun{{1, 2}}) {
+		t.Errorf("DeclaringRuns(httpRequest, requestMethod) = %v, want [{1 2}]", got)
 	}
-	if got := VersionsDeclaring(TypeHTTPRequest, "headers"); got != nil {
-		t.Errorf("VersionsDeclaring(httpRequest, headers) = %v, want none", got)
+	if got := DeclaringRuns(TypeHTTPRequest, "headers"); got != nil {
+		t.Errorf("DeclaringRuns(httpRequest, headers) = %v, want none", got)
+	}
+	// Postgres v2 and v2.1 lack "columns", which v1 and v2.2 to v2.7 have.
+	if got := DeclaringRuns("n8n-nodes-base.postgres", "columns"); len(got) != 2 || got[0] != (VersionRun{1, 1}) || got[1].First != 2.2 {
+		t.Errorf("DeclaringRuns(postgres, columns) = %v, want [{1 1} {2.2 ...}]", got)
 	}
 }

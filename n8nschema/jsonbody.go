@@ -257,26 +257,26 @@ func BrokenJSONBody(n *Node) bool {
 	return ok
 }
 
-// IgnoredMethod reports an HTTP Request v1 or v2 that stores "method"
-// (the name v3 and later read) and no "requestMethod", and the method it
-// stores. v1 and v2 read only requestMethod, whose default is GET
+// IgnoredMethod reports an HTTP Request v1 or v2 that stores a method
+// other than GET under "method" (the name v3 and later read) and sends
+// GET: v1 and v2 read only requestMethod, whose default is GET
 // (HttpRequest/V1/HttpRequestV1.node.js L124-156, V2 alike), and n8n drops
 // a parameter a node does not define, and one its display options hide
 // at GET, the JSON body among them, when it builds the workflow
 // (n8n-workflow workflow.js L86, node-helpers.js getNodeParameters
-// L655-667): the node sends a GET with no body.
-func IgnoredMethod(n *Node) (string, bool) {
+// L655-667): the node sends a GET with no body. It returns the stored
+// method, and whether GET is Request Method's default (no requestMethod
+// stored) rather than a stored "GET". DroppedMethod is the general fact.
+func IgnoredMethod(n *Node) (m string, def bool, ok bool) {
 	if !readsRequestMethod(n) {
-		return "", false
+		return "", false, false
 	}
-	if _, ok := n.Param("requestMethod"); ok {
-		return "", false
+	stored, sends, ok := DroppedMethod(n, "method")
+	if !ok || sends != "GET" || stored == "GET" {
+		return "", false, false
 	}
-	v, ok := n.Param("method")
-	if !ok || v.Kind() != String || v.IsExpr() || v.Str() == "" || strings.EqualFold(v.Str(), "GET") {
-		return "", false
-	}
-	return strings.ToUpper(v.Str()), true
+	_, def, _ = SentMethod(n)
+	return stored, def, true
 }
 
 // BrokenJSONBodyAt reports an HTTP Request v1 or v2 whose JSON parameters

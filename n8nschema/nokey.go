@@ -34,7 +34,7 @@ func noKey(n *Node) (Refusal, bool) {
 	}
 	// A v1 node storing v3's "method" sends a GET to the same endpoint,
 	// refused alike (RS010 says it sends GET).
-	if _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
+	if _, _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
 		return Refusal{}, false
 	}
 	url := strings.ToLower(paramStr(n, "url"))

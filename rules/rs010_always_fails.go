@@ -735,7 +735,7 @@ so an active export beside it stays a note.`,
 				}
 				d.Fix = fix
 			}
-			if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
+			if m, _, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
 				// What n8n meets first is the GET it sends (said in the
 				// message); the stored method's body comes next, then the rest.
 				fix := fmt.Sprintf("Set Request Method of %q to %s (v%s reads requestMethod, not method)", n.Name, m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
@@ -935,8 +935,12 @@ func failsIfReached(g *analyze.Graph, n *n8nschema.Node) (nodeFailure, bool) {
 			f.fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(f.fix[:1])+f.fix[1:])
 		}
 	}
-	if m, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
-		f.why += fmt.Sprintf(" (it stores \"method\": %q, which HTTP Request v%s does not read: it sends GET, Request Method's default, with no body)", m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64))
+	if m, def, ok := n8nschema.IgnoredMethod(n); ok && !n8nschema.BrokenJSONBody(n) {
+		get := "GET, Request Method's default"
+		if !def {
+			get = "GET, its Request Method"
+		}
+		f.why += fmt.Sprintf(" (it stores \"method\": %q, which HTTP Request v%s does not read: it sends %s, with no body)", m, strconv.FormatFloat(n.TypeVersion, 'f', -1, 64), get)
 	}
 	return f, true
 }

@@ -27,14 +27,18 @@ not read.
 It is a warning when the node is an HTTP Request that a run other than a person's from the editor reaches (in a
 workflow that is not archived, and not only past a node that fails on every run, which RS010 names: then a note
 that holds once that node is fixed), and what is dropped is part of the request: a method other than the one the node
-sends, or headers, a query, a body, an authentication or a URL (a parameter whose name says so, holding text, an
-object or a list; not a name of a kind, such as "bodyContentType": "json", nor an authentication on a node whose
-own authentication is set, unless the value is an object and the node has no credential): every run sends something
-other than what was written (a GET with no body for a POST; a call without its API key, which the service answers
-401). Otherwise it is a note: the value is not read, but what that costs depends on what the node would have done
-with it. One finding per node, at the first such parameter (a request's part before others); the rest are named in
-it. The notes of one workflow are one finding, at its first such node, with the other nodes as related places: a
-workflow that stores parameters its nodes' versions lack was written for other versions, by hand or by a model.
+sends (an HTTP method, DELETE, GET, HEAD, OPTIONS, PATCH, POST or PUT, stored under "method", "requestMethod" or
+"httpMethod", whichever the version does not read), or headers, a query, a body, an authentication or a URL that
+carries content (a parameter whose name says so, holding an object, a list, or text that is not the name of a kind;
+not a switch or a kind, such as "sendBody", "specifyHeaders": "keypair", "bodyContentType": "json" or "authMethod":
+"bearer", nor an authentication object beside the credential of a node whose own authentication is set): every run
+sends something other than what was written (a GET with no body for a POST; a call without its API key, which the
+service answers 401). Otherwise it is a note: the value is not read, but what that costs depends on what the node
+would have done with it. One finding per node, at the first such parameter (a request's part before others); the
+rest are named in it. The notes of one workflow, a request's part's among them, are one finding, at its first such
+node, with the other nodes as related places: a workflow that stores parameters its nodes' versions lack was written
+for other versions, by hand or by a model. The versions that have the parameter are named by runs of the node
+table's versions ("v1 and v2.2 to v2.7 have it" for Postgres "columns", which v2 and v2.1 lack).
 Left out: a method the node sends anyway ("httpMethod": "GET" on a v1 node, which sends GET), a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
 (a community node), a <type>Tool variant (n8n adds properties to those: packages/cli/src/node-types.ts), a disabled
 node, and an export whose parameters were lost (RS008). A value that holds nothing (null, "", false, {} or []) is
@@ -74,12 +78,16 @@ skipped): that is not reported here; RS007 and RS010 read the cases where it dec
 // where the node's version takes that part.
 type requestDrop struct {
 	part, sends, home string
+	method            string // the stored method, when part is "method"
 }
 
 func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, dropped []n8nschema.DroppedParam) {
 	// A method the node sends anyway changes nothing (a stored "GET"
 	// beside v1's default requestMethod GET): not said.
-	dropped = slices.DeleteFunc(dropped, func(p n8nschema.DroppedParam) bool { return sendsAnyway(n, p) })
+	dropped = slices.DeleteFunc(dropped, func(p n8nschema.DroppedParam) bool {
+		stored, sends, ok := n8nschema.DroppedMethod(n, p.Name)
+		return ok && stored == sends
+	})
 	if len(dropped) == 0 {
 		return
 	}
@@ -99,7 +107,7 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		msg += "; " + rd.sends
 		switch {
 		case rd.part == "method":
-			d.Fix = fmt.Sprintf("Set %s of %q to %s", rd.home, n.Name, strings.ToUpper(p.Value.Str()))
+			d.Fix = fmt.Sprintf("Set %s of %q to %q", rd.home, n.Name, rd.method)
 		default:
 			d.Fix = fmt.Sprintf("Move the %s of %q into %s, where HTTP Request v%s reads them, or replace the node with the newest HTTP Request", rd.part, n.Name, rd.home, ver)
 		}
@@ -129,17 +137,18 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		msg += "; it drops " + joinNames(others, 3) + " too"
 	}
 	d.Message = msg
+	// A workflow whose nodes store parameters their versions do not have
+	// was written for other versions (by hand or by a model): its notes
+	// are one finding, at the first such node, the others as related
+	// places. A request part's warning stays on its own; one Report
+	// lowers to a note (a blank every run stops at first) folds too.
+	w := pass.Workflow
+	d.NoteFoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
 	if rd.part == "" {
-		// A workflow whose nodes store parameters their versions do not
-		// have was written for other versions (by hand or by a model):
-		// one note says so, at the first such node, the others as
-		// related places.
-		w := pass.Workflow
 		// What n8n drops it drops whether or not a run starts: a blank
 		// elsewhere (often the parameter this one was meant to be) does
 		// not change it.
 		d.Stored = true
-		d.FoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
 	}
 	pass.Report(d)
 }
@@ -159,111 +168,115 @@ func typeName(typ string) string {
 }
 
 // declaredAt says which versions of typ have the parameter, for a
-// message: " (v3 to v4.5 have it)", " (only v1.2 has it)", or " (no
-// version has it)".
+// message, by runs of consecutive versions of the node table: " (v3 to
+// v4.5 have it)", " (only v1.2 has it)", " (v1 and v2.2 to v2.7 have
+// it)" (Postgres "columns", which v2 and v2.1 lack), at most three runs
+// and how many more, or " (no version has it)".
 func declaredAt(typ, name string) string {
-	vs := n8nschema.VersionsDeclaring(typ, name)
+	runs := n8nschema.DeclaringRuns(typ, name)
 	f := func(v float64) string { return "v" + strconv.FormatFloat(v, 'f', -1, 64) }
-	switch len(vs) {
-	case 0:
+	switch {
+	case len(runs) == 0:
 		return " (no version has it)"
-	case 1:
-		return " (only " + f(vs[0]) + " has it)"
+	case len(runs) == 1 && runs[0].First == runs[0].Last:
+		return " (only " + f(runs[0].First) + " has it)"
 	}
-	return " (" + f(vs[0]) + " to " + f(vs[len(vs)-1]) + " have it)"
+	var parts []string
+	for _, r := range runs {
+		s := f(r.First)
+		if r.Last != r.First {
+			s += " to " + f(r.Last)
+		}
+		parts = append(parts, s)
+	}
+	return " (" + joinNames(parts, 3) + " have it)"
 }
 
 // requestPartDropped reports a dropped parameter of an HTTP Request that
-// is part of the request, by what its name says: a method other than the
-// one the node sends, or headers, a query, a body, an authentication or
-// a URL holding text, an object or a list.
+// is part of the request, by what its value is: a method other than the
+// one the node sends, stored as a method under a name that holds one
+// (n8nschema.DroppedMethod), or headers, a query, a body, an
+// authentication or a URL that carries content. A switch or the name of a
+// kind carries none: a name starting with "send" or "specify" ("sendBody",
+// "specifyHeaders": "keypair"), or ending with "type", "mode" or "format"
+// ("bodyContentType": "json"), a string under an authentication's name
+// ("authMethod": "bearer", "authentication": "headerAuth"), and a string
+// that is one of the kinds HTTP Request offers as an option ("json",
+// "keypair", "raw": kindValues).
 func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDrop, bool) {
 	if n.Type != n8nschema.TypeHTTPRequest {
 		return requestDrop{}, false
 	}
 	old := n.TypeVersion < 3 // v1 and v2: requestMethod and the *ParametersUi/Json pairs
-	l := strings.ToLower(p.Name)
-	v := p.Value
-	if strings.Contains(l, "method") {
-		if v.Kind() != n8nschema.String || v.IsExpr() {
-			return requestDrop{}, false
+	if n8nschema.HoldsMethod(p.Name) {
+		stored, sends, ok := n8nschema.DroppedMethod(n, p.Name)
+		if !ok || sends == "" || stored == sends {
+			return requestDrop{}, false // no method, or not known what the node sends
 		}
 		home := `Method ("method")`
 		if old {
 			home = `Request Method ("requestMethod")`
 		}
-		sends, ok := sentMethod(n)
-		want := strings.ToUpper(strings.TrimSpace(v.Str()))
-		if !ok || want == sends {
-			return requestDrop{}, false
-		}
-		return requestDrop{"method", fmt.Sprintf("every run sends %s, not %s", sends, want), home}, true
+		return requestDrop{part: "method", sends: fmt.Sprintf("every run sends %q, not %q", sends, stored), home: home, method: stored}, true
 	}
+	l := strings.ToLower(p.Name)
+	v := p.Value
 	k := v.Kind()
 	if k != n8nschema.String && k != n8nschema.Object && k != n8nschema.Array {
 		return requestDrop{}, false
 	}
-	if k == n8nschema.String && (strings.HasSuffix(l, "type") || strings.HasSuffix(l, "mode")) {
-		return requestDrop{}, false // names a kind ("bodyContentType": "json"), holds no content
+	if strings.HasPrefix(l, "send") || strings.HasPrefix(l, "specify") ||
+		strings.HasSuffix(l, "type") || strings.HasSuffix(l, "mode") || strings.HasSuffix(l, "format") {
+		return requestDrop{}, false // a switch or a kind ("specifyBody": "json"), no content
+	}
+	if k == n8nschema.String && kindValues[strings.ToLower(strings.TrimSpace(v.Str()))] {
+		return requestDrop{}, false // "headers": "keypair" names a kind
 	}
 	var r requestDrop
 	switch {
 	case strings.Contains(l, "auth") || strings.Contains(l, "credential"):
-		if a, ok := n.Param("authentication"); ok && a.Str() != "none" && (k == n8nschema.String || len(n.Credentials) > 0) {
-			// A kind of authentication, or a value beside the
-			// credential the node authenticates with (RS007 reads a
-			// credential of the wrong type).
+		if k == n8nschema.String {
+			return requestDrop{}, false // a kind of authentication ("authMethod": "bearer")
+		}
+		if a, ok := n.Param("authentication"); ok && a.Str() != "none" && len(n.Credentials) > 0 {
+			// A value beside the credential the node authenticates
+			// with (RS007 reads a credential of the wrong type).
 			return requestDrop{}, false
 		}
-		r = requestDrop{"authentication", "every run sends the request without this authentication", `Authentication ("authentication") and its credential`}
+		r = requestDrop{part: "authentication", sends: "every run sends the request without this authentication", home: `Authentication ("authentication") and its credential`}
 	case strings.Contains(l, "header"):
-		r = requestDrop{"headers", "every run sends the request without these headers", `Headers ("headerParametersUi", or "headerParametersJson" with JSON Parameters on)`}
+		r = requestDrop{part: "headers", sends: "every run sends the request without these headers", home: `Headers ("headerParametersUi", or "headerParametersJson" with JSON Parameters on)`}
 		if !old {
 			r.home = `Send Headers ("sendHeaders" and "headerParameters")`
 		}
 	case l == "qs" || strings.Contains(l, "query"):
-		r = requestDrop{"query", "every run sends the request without this query", `Query Parameters ("queryParametersUi", or "queryParametersJson" with JSON Parameters on)`}
+		r = requestDrop{part: "query", sends: "every run sends the request without this query", home: `Query Parameters ("queryParametersUi", or "queryParametersJson" with JSON Parameters on)`}
 		if !old {
 			r.home = `Send Query Parameters ("sendQuery" and "queryParameters")`
 		}
 	case strings.Contains(l, "body"):
-		r = requestDrop{"body", "every run sends the request without this body", `Body Parameters ("bodyParametersUi", or "bodyParametersJson" with JSON Parameters on)`}
+		r = requestDrop{part: "body", sends: "every run sends the request without this body", home: `Body Parameters ("bodyParametersUi", or "bodyParametersJson" with JSON Parameters on)`}
 		if !old {
 			r.home = `Send Body ("sendBody" and "bodyParameters" or "jsonBody")`
 		}
 	case strings.Contains(l, "url"):
-		r = requestDrop{"URL", "every run sends the request to the URL in \"url\" instead", `URL ("url")`}
+		r = requestDrop{part: "URL", sends: "every run sends the request to the URL in \"url\" instead", home: `URL ("url")`}
 	default:
 		return requestDrop{}, false
 	}
 	return r, true
 }
 
-// sentMethod returns the method an HTTP Request sends: its method
-// parameter (requestMethod before v3), GET when absent (the default of
-// every version); not known when set by an expression.
-func sentMethod(n *n8nschema.Node) (string, bool) {
-	name := "method"
-	if n.TypeVersion < 3 {
-		name = "requestMethod"
-	}
-	m, ok := n.Param(name)
-	if !ok {
-		return "GET", true
-	}
-	if m.Kind() != n8nschema.String || m.IsExpr() {
-		return "", false
-	}
-	return strings.ToUpper(m.Str()), true
-}
-
-// sendsAnyway reports a dropped parameter of an HTTP Request naming the
-// method the node sends anyway ("httpMethod": "GET" on a v1 node that
-// sends GET): dropping it changes nothing.
-func sendsAnyway(n *n8nschema.Node, p n8nschema.DroppedParam) bool {
-	if n.Type != n8nschema.TypeHTTPRequest || !strings.Contains(strings.ToLower(p.Name), "method") || p.Value.Kind() != n8nschema.String || p.Value.IsExpr() {
-		return false
-	}
-	sends, ok := sentMethod(n)
-	return ok && strings.EqualFold(strings.TrimSpace(p.Value.Str()), sends)
+// kindValues are the option values of HTTP Request's kind parameters, at
+// every version (Body Content Type, Specify Body/Headers/Query, Response
+// Format, Authentication and its Generic Auth Type;
+// HttpRequest/V1/HttpRequestV1.node.js, V2/HttpRequestV2.node.js,
+// V3/Description.js and V3/HttpRequestV3.node.js): a string that is one
+// of them names a kind, it is no header, query, body or URL.
+var kindValues = map[string]bool{
+	"json": true, "keypair": true, "string": true, "raw": true, "none": true, "text": true, "html": true,
+	"file": true, "autodetect": true, "multipart-form-data": true, "form-urlencoded": true,
+	"binarydata": true, "formdata": true, "formbinarydata": true,
+	"predefinedcredentialtype": true, "genericcredentialtype": true, "basicauth": true, "digestauth": true,
+	"headerauth": true, "queryauth": true, "oauth1": true, "oauth2": true,
 }
