@@ -73,7 +73,7 @@ func TestSureScannerAgrees(t *testing.T) {
 func TestSkipLiteralRegex(t *testing.T) {
 	for _, c := range []struct {
 		code string
-		i    int
+		i    int    // the /'s offset (-1: where want is)
 		want string // the literal stepped over, "" for division
 	}{
 		{"x = /\\{([^}]+)\\}/g;", 4, "/\\{([^}]+)\\}/g"},
@@ -87,7 +87,14 @@ func TestSkipLiteralRegex(t *testing.T) {
 		{"x = a.return / 2 / 3", 13, ""},
 		{"x = /abc\nd/", 4, ""},
 		{"x = /abc", 4, ""},
+		{"// the pattern\n/a}/.test(s)", 15, "/a}/"},
+		{"const p = [\n  // the first\n  /a}/g,\n  /* the second */ /b)/i];", -1, "/a}/g"},
+		{"const p = [\n  // the first\n  /a}/g,\n  /* the second */ /b)/i];", -1, "/b)/i"},
+		{"x = a // half\n  / 2;", 16, ""},
 	} {
+		if c.i < 0 {
+			c.i = strings.Index(c.code, c.want)
+		}
 		j := skipLiteral(c.code, c.i)
 		got := ""
 		if j != c.i {

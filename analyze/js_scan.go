@@ -113,16 +113,40 @@ func skipRegex(s string, i int) int {
 	return i
 }
 
-// regexMayStart reports a / at i of s where a regex literal may start:
-// by the code before it, after white space (not a comment: a / after one
-// is read as division, the narrow answer).
+// regexMayStart reports a / at i of s where a regex literal may start,
+// by the code before it: white space, /* */ comments and whole-line //
+// comments stepped back over (a / after code that ends its line with a //
+// comment is read as division). It reads back at most maxRegexLen*4
+// bytes (past that, division): a bounded cost for each /.
 func regexMayStart(s string, i int) bool {
+	lo := max(0, i-4*maxRegexLen)
 	j := i
-	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n' || s[j-1] == '\r' || s[j-1] == '\f' || s[j-1] == '\v') {
-		j--
+	for j > lo {
+		nl := false
+		for j > lo && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n' || s[j-1] == '\r' || s[j-1] == '\f' || s[j-1] == '\v') {
+			nl = nl || s[j-1] == '\n'
+			j--
+		}
+		if j-2 >= lo && s[j-2:j] == "*/" {
+			if k := strings.LastIndex(s[lo:j-2], "/*"); k >= 0 {
+				j = lo + k
+				continue
+			}
+		}
+		if nl && j > lo {
+			ls := strings.LastIndexByte(s[lo:j], '\n') + 1 + lo
+			if (ls > lo || lo == 0) && strings.HasPrefix(strings.TrimLeft(s[ls:j], " \t\f\v\r"), "//") {
+				j = ls
+				continue
+			}
+		}
+		break
 	}
 	if j == 0 {
 		return true
+	}
+	if j == lo {
+		return false // too far back to tell
 	}
 	c := s[j-1]
 	if strings.IndexByte("(,=:[!&|?{};+-*%<>~^", c) >= 0 {
@@ -132,7 +156,7 @@ func regexMayStart(s string, i int) bool {
 		return false
 	}
 	k := j
-	for k > 0 && isIdent(s[k-1]) {
+	for k > lo && isIdent(s[k-1]) {
 		k--
 	}
 	if k > 0 && s[k-1] == '.' {
