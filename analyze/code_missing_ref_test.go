@@ -133,6 +133,17 @@ func TestSureAtLinear(t *testing.T) {
 	if lt > 6*st {
 		t.Errorf("sureAt: %d bytes take %v, %d take %v: more than 6×", len(small), st, len(large), lt)
 	}
+	// A line of slashes that each may open a regex that never closes:
+	// each is read at most maxRegexLen bytes on.
+	slashes := func(k int) string {
+		return strings.Repeat("=/[", 3*k) + "\n" + strings.Repeat("f(a) / 2;\n", k) + "const x = $('X').all();"
+	}
+	small, large = slashes(k), slashes(4*k)
+	st, lt = cputime.Scales(3, 3, 6, judge(small), judge(large))
+	t.Logf("slashes: %d bytes: %v; %d bytes: %v", len(small), st, len(large), lt)
+	if lt > 6*st {
+		t.Errorf("sureAt over slashes: %d bytes take %v, %d take %v: more than 6×", len(small), st, len(large), lt)
+	}
 	if sureAt(strings.Repeat(" ", maxStaticCode)+"$('X').all()", maxStaticCode) {
 		t.Errorf("code past maxStaticCode is judged")
 	}
