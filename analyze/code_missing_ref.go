@@ -50,15 +50,16 @@ func codeMissingRef(g *Graph, i int) (param, read, name string, ok bool) {
 		return "", "", "", false
 	}
 	code, isCode := staticCode(nd)
-	if !isCode || !readsByName(code) || codeBindsDollarRE.MatchString(code) {
-		return "", "", "", false
+	if !isCode || len(code) > maxStaticCode || !readsByName(code) || codeBindsDollarRE.MatchString(code) {
+		return "", "", "", false // longer code is not judged (as staticUses)
 	}
 	param = "functionCode"
 	if _, js := jsCode(nd); js {
 		param = "jsCode"
 	}
 	at := 0
-	for k := 0; k < 8; k++ { // a few reads of missing nodes: each sureAt is one pass
+	var sure sureScanner     // the reads come in code order: one pass in all
+	for k := 0; k < 8; k++ { // a few reads of missing nodes
 		start, end, ref, found := nextNamedRef(code, at)
 		if !found {
 			break
@@ -68,7 +69,7 @@ func codeMissingRef(g *Graph, i int) (param, read, name string, ok bool) {
 			k--
 			continue
 		}
-		if sureAt(code, start) {
+		if sure.at(code, start) {
 			read = code[start:end]
 			for _, p := range [...]string{".first()", ".last()", ".all()", ".item"} {
 				if strings.HasPrefix(code[end:], p) {
@@ -97,117 +98,192 @@ func codeMissingRefWhy(read, name string) string {
 // word that may skip it (if, else, for, while, do, switch, case, default,
 // try, catch, finally, function, class) and holds before it no ?, &&, ||
 // or => (a branch, optional chaining, a default, a callback). Strings,
-// template literals and comments are stepped over (skipLiteral); a read
-// inside one is not code. One pass up to at.
+// template literals, regex literals and comments are stepped over (the
+// shared nester and skipLiteral, js_scan.go); a read inside one is not
+// code. Code past maxStaticCode is not judged (false, the narrow answer).
+// One pass up to at: a caller that asks several offsets keeps one
+// sureScanner.
+//
+// static_gate.go's gate test asks a narrower question of its own: a read
+// at brace depth 0 with no return or try written anywhere before it (in a
+// function or a string too), since a gate's throw must not be caught nor
+// passed by; sureAt lets a read follow a closed try or a function that
+// returns, and sit in a for...of over the input's items.
 func sureAt(code string, at int) bool {
-	type frame struct {
-		open     int  // the bracket's offset
-		block    bool // a statement block (not an object literal)
-		sure     bool // the block of a for...of over the input's items
-		fn       bool // a function's body
-		outerStm int  // the statement start outside it
+	var s sureScanner
+	return s.at(code, at)
+}
+
+// sureScanner answers sureAt for offsets of one code in one forward pass:
+// an offset before the last one asked starts the pass again.
+type sureScanner struct {
+	code   string
+	nest   nester
+	asked  int
+	frames []sureFrame // one for each bracket open (nest.open)
+	unsure int         // frames that are blocks and not a sure loop's
+
+	stmt      int  // the current statement's start
+	lastParen int  // the ( of the last ) closed
+	inFn      int  // function bodies open
+	stop      int  // the last return, break or continue outside a function
+	broken    bool // a close with nothing open: not code this reads
+	// skips holds the last two offsets where the statement text shows
+	// something that may skip what follows (?, &&, ||, =>, if, ...): the
+	// end of the token's first byte pair for && || =>, so that a token
+	// cut by the offset asked does not count, as the old second pass did.
+	skips [2]int
+}
+
+type sureFrame struct {
+	open  int  // the bracket's offset
+	block bool // a statement block (not an object literal)
+	sure  bool // the block of a for...of over the input's items
+	fn    bool // a function's body
+}
+
+func (s *sureScanner) reset(code string) {
+	*s = sureScanner{code: code, lastParen: -1, stop: -1, skips: [2]int{-1, -1}}
+	s.nest.visit = s.visit
+}
+
+func (s *sureScanner) at(code string, at int) bool {
+	if len(code) > maxStaticCode {
+		return false
 	}
-	var stack []frame
-	stmt := 0       // the current statement's start
-	lastParen := -1 // the ( of the last ) closed
-	inFn := 0       // function bodies open
-	stop := -1      // the last return, break or continue outside a function
-	for i := 0; i < at; i++ {
-		c := code[i]
-		switch c {
-		case '"', '\'', '`', '/':
-			if j := skipLiteral(code, i); j != i {
-				if j >= at {
-					return false // the read is in a string or a comment
-				}
-				i = j
-			}
-		case '(', '[':
-			stack = append(stack, frame{open: i, outerStm: stmt})
-		case '{':
-			f := frame{open: i, outerStm: stmt}
-			prev := strings.TrimRight(code[:i], " \t\r\n")
-			switch {
-			case prev == "":
-				f.block = true
-			case strings.HasSuffix(prev, "=>"):
-				f.block, f.fn = true, true
-			case strings.HasSuffix(prev, ")") && lastParen >= 0 && lastParen < len(prev):
-				f.block = true
-				head := strings.TrimRight(code[:lastParen], " \t\r\n")
-				if fnHeadRE.MatchString(head) {
-					f.fn = true
-				} else if strings.HasSuffix(head, "for") && inputLoopRE.MatchString(code[stmt:i]) {
-					f.sure = true
-				}
-			case strings.ContainsRune("=([,:", rune(prev[len(prev)-1])) || strings.HasSuffix(prev, "return") && (len(prev) == 6 || !isIdent(prev[len(prev)-7])):
-				// an object literal
-			default:
-				f.block = true
-			}
-			if f.fn {
-				inFn++
-			}
-			stack = append(stack, f)
-			if f.block {
-				stmt = i + 1
-			}
-		case ')', ']', '}':
-			if len(stack) == 0 {
-				return false // not code this reads
-			}
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if c == ')' {
-				lastParen = f.open
-			}
-			if f.fn {
-				inFn--
-			}
-			if f.block {
-				stmt = i + 1
-			}
-		case ';':
-			if len(stack) == 0 || stack[len(stack)-1].block {
-				stmt = i + 1
-			}
-		default:
-			if inFn == 0 && isIdent(c) && (i == 0 || !isIdent(code[i-1])) &&
-				(isWordAt(code, i, "return") || isWordAt(code, i, "break") || isWordAt(code, i, "continue")) {
-				stop = i
-			}
-		}
+	if s.nest.visit == nil || code != s.code || at < s.asked {
+		s.reset(code)
 	}
-	if stop >= 0 && stop < stmt {
+	s.asked = at
+	s.nest.at(code, at)
+	switch {
+	case s.nest.i > at:
+		return false // the read is in a string or a comment
+	case s.broken:
+		return false
+	case s.stop >= 0 && s.stop < s.stmt:
 		return false // may end the code, or the loop's pass, before it
+	case s.unsure > 0:
+		return false
 	}
-	for _, f := range stack {
-		if f.block && !f.sure {
+	for _, k := range s.skips {
+		if k >= s.stmt && k < at {
 			return false
-		}
-	}
-	// The statement it is in, from its start: nothing that may skip it.
-	for i := stmt; i < at; i++ {
-		c := code[i]
-		switch {
-		case c == '"' || c == '\'' || c == '`' || c == '/':
-			i = skipLiteral(code, i)
-		case c == '?', c == '&' && i+1 < at && code[i+1] == '&', c == '|' && i+1 < at && code[i+1] == '|', c == '=' && i+1 < at && code[i+1] == '>':
-			return false
-		case isIdent(c) && (i == 0 || !isIdent(code[i-1])):
-			for _, w := range [...]string{"if", "else", "for", "while", "do", "switch", "case", "default", "try", "catch", "finally", "function", "class"} {
-				if isWordAt(code, i, w) {
-					return false
-				}
-			}
 		}
 	}
 	return true
 }
 
+func (s *sureScanner) skip(k int) { s.skips = [2]int{s.skips[1], k} }
+
+// visit reads byte i of the code: nest has counted its bracket.
+func (s *sureScanner) visit(i int) {
+	if s.broken {
+		return
+	}
+	code := s.code
+	c := code[i]
+	switch c {
+	case '(', '[':
+		s.frames = append(s.frames, sureFrame{open: i})
+	case '{':
+		f := sureFrame{open: i}
+		prev := strings.TrimRight(code[:i], " \t\r\n")
+		switch {
+		case prev == "":
+			f.block = true
+		case strings.HasSuffix(prev, "=>"):
+			f.block, f.fn = true, true
+		case strings.HasSuffix(prev, ")") && s.lastParen >= 0 && s.lastParen < len(prev):
+			f.block = true
+			head := strings.TrimRight(code[:s.lastParen], " \t\r\n")
+			if fnHead(head) {
+				f.fn = true
+			} else if strings.HasSuffix(head, "for") && inputLoopRE.MatchString(code[s.stmt:i]) {
+				f.sure = true
+			}
+		case strings.ContainsRune("=([,:", rune(prev[len(prev)-1])) || strings.HasSuffix(prev, "return") && (len(prev) == 6 || !isIdent(prev[len(prev)-7])):
+			// an object literal
+		default:
+			f.block = true
+		}
+		if f.fn {
+			s.inFn++
+		}
+		if f.block && !f.sure {
+			s.unsure++
+		}
+		s.frames = append(s.frames, f)
+		if f.block {
+			s.stmt = i + 1
+		}
+	case ')', ']', '}':
+		if s.nest.depth < 0 {
+			s.broken = true
+			return
+		}
+		f := s.frames[len(s.frames)-1]
+		s.frames = s.frames[:len(s.frames)-1]
+		if c == ')' {
+			s.lastParen = f.open
+		}
+		if f.fn {
+			s.inFn--
+		}
+		if f.block && !f.sure {
+			s.unsure--
+		}
+		if f.block {
+			s.stmt = i + 1
+		}
+	case ';':
+		if len(s.frames) == 0 || s.frames[len(s.frames)-1].block {
+			s.stmt = i + 1
+		}
+	case '?':
+		s.skip(i)
+	case '&', '|', '=':
+		if i+1 < len(code) && code[i+1] == "&|>"[strings.IndexByte("&|=", c)] {
+			s.skip(i + 1)
+		}
+	default:
+		if isIdent(c) && (i == 0 || !isIdent(code[i-1])) {
+			if s.inFn == 0 && (isWordAt(code, i, "return") || isWordAt(code, i, "break") || isWordAt(code, i, "continue")) {
+				s.stop = i
+			}
+			for _, w := range [...]string{"if", "else", "for", "while", "do", "switch", "case", "default", "try", "catch", "finally", "function", "class"} {
+				if isWordAt(code, i, w) {
+					s.skip(i)
+					break
+				}
+			}
+		}
+	}
+}
+
+// fnHead reports the text before a function's parameter list, as the
+// regexp (?:^|[^\w$])function\s*\*?\s*[\w$]*$ would, reading back from its
+// end only (the regexp, unanchored, read the whole prefix at each brace).
+func fnHead(head string) bool {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	j := len(head)
+	for j > 0 && isIdent(head[j-1]) {
+		j--
+	}
+	if strings.HasPrefix(head[j:], "function") {
+		return true // function, or functionName glued: the name follows
+	}
+	for j > 0 && isSpace(head[j-1]) {
+		j--
+	}
+	if j > 0 && head[j-1] == '*' {
+		for j--; j > 0 && isSpace(head[j-1]); j-- {
+		}
+	}
+	return strings.HasSuffix(head[:j], "function") && (j == 8 || !isIdent(head[j-9]))
+}
+
 var (
-	// fnHeadRE matches the text before a function's parameter list.
-	fnHeadRE = lazyregexp.New(`(?:^|[^\w$])function\s*\*?\s*[\w$]*$`)
 	// inputLoopRE matches a for...of over the node's input items, as the
 	// statement before its block.
 	inputLoopRE = lazyregexp.New(`^\s*for\s*\(\s*(?:const|let|var)\s+[\w$]+\s+of\s+(?:\$input\.all\(\s*\)|items)\s*\)\s*$`)

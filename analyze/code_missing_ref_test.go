@@ -3,6 +3,8 @@ package analyze
 import (
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/cputime"
 )
 
 func TestSureAt(t *testing.T) {
@@ -31,10 +33,117 @@ func TestSureAt(t *testing.T) {
 		{"const s = `${$('X').item.json.a}`;", false},
 		{"// $('X').all()\nconst a = 1;", false},
 		{"switch (a) { case 1: b = $('X').all(); }", false},
+		// A regex literal is not code: its brackets open and close nothing.
+		{"if ($json.a) {\n const t = s.replace(/}/g, '');\n const v = $('X').all();\n}", false},
+		{"const out = [];\nif ($json.mode === 'legacy') {\n  const tpl = $json.text.replace(/\\{([^}]+)\\}/g, (m, k) => k);\n  const cfg = $('X').first().json;\n}", false},
+		{"const re = /[)}\\]]/g;\nconst a = $('X').all();", true},
+		{"const half = a / 2, b = c / 2;\nconst d = $('X').all();", true},
+		{"const s = '/* x */'; const r = /'/;\nconst a = $('X').all();", true},
+		{"const m = s.match(/\\$\\('X'\\)/);", false},
+		{"functionX(a) { return 1 }\nconst a = $('X').all();", true},
+		{"const g = function* gen(a) { return 1 };\nconst a = $('X').all();", true},
 	} {
 		at := strings.Index(c.code, "$('X')")
 		if got := sureAt(c.code, at); got != c.want {
 			t.Errorf("sureAt(%q) = %v, want %v", c.code, got, c.want)
 		}
+	}
+}
+
+// TestSureScannerAgrees: one sureScanner asked offsets in order (and one
+// asked again from the start) answers as sureAt asked each alone.
+func TestSureScannerAgrees(t *testing.T) {
+	code := "const a = $('X').all();\nif (x) {\n const b = $('X').all(); }\nconst r = s.replace(/}/g, '') && $('X');\n" +
+		"for (const item of items) { const c = $('X').item; }\nconst s = '$(';\nreturn $('X').all();\nconst d = $('X');"
+	offs := nameOffsets(code, "$(")
+	var s sureScanner
+	for range 2 { // the second pass starts again from the first offset
+		for _, at := range offs {
+			if got, want := s.at(code, at), sureAt(code, at); got != want {
+				t.Errorf("sureScanner.at(%d) = %v, sureAt = %v", at, got, want)
+			}
+		}
+	}
+}
+
+// TestSkipLiteralRegex: a / where an expression starts opens a regex
+// literal, stepped over to its flags; after a name, a number, ) or ] it
+// divides, as does one whose literal does not close on its line.
+func TestSkipLiteralRegex(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		i    int    // the /'s offset (-1: where want is)
+		want string // the literal stepped over, "" for division
+	}{
+		{"x = /\\{([^}]+)\\}/g;", 4, "/\\{([^}]+)\\}/g"},
+		{"f(/[/]/, 1)", 2, "/[/]/"},
+		{"return /a\\/b/i.test(s)", 7, "/a\\/b/i"},
+		{"/}/.test(s)", 0, "/}/"},
+		{"a / b / c", 2, ""},
+		{"f(a) / 2", 5, ""},
+		{"x[1] / 2", 5, ""},
+		{"x = 10 / 2", 7, ""},
+		{"x = a.return / 2 / 3", 13, ""},
+		{"x = /abc\nd/", 4, ""},
+		{"x = /abc", 4, ""},
+		{"// the pattern\n/a}/.test(s)", 15, "/a}/"},
+		{"const p = [\n  // the first\n  /a}/g,\n  /* the second */ /b)/i];", -1, "/a}/g"},
+		{"const p = [\n  // the first\n  /a}/g,\n  /* the second */ /b)/i];", -1, "/b)/i"},
+		{"x = a // half\n  / 2;", 16, ""},
+	} {
+		if c.i < 0 {
+			c.i = strings.Index(c.code, c.want)
+		}
+		j := skipLiteral(c.code, c.i)
+		got := ""
+		if j != c.i {
+			got = c.code[c.i : j+1]
+		}
+		if got != c.want {
+			t.Errorf("skipLiteral(%q, %d) steps over %q, want %q", c.code, c.i, got, c.want)
+		}
+	}
+}
+
+// TestSureAtLinear: judging the reads of a missing node in code of k
+// guarded blocks takes at most 6× the CPU time for 4× the code (both under
+// maxStaticCode). sureAt ran an unanchored regexp over the code before
+// every { after a ): 144 KB of code took 7.6 s.
+func TestSureAtLinear(t *testing.T) {
+	code := func(k int) string {
+		return strings.Repeat("if (a) { b = 1 }\n", k) + "const x = $('X').all();\nconst y = $('Y').all();\n"
+	}
+	const k = 1500
+	small, large := code(k), code(4*k)
+	if len(large) > maxStaticCode {
+		t.Fatalf("the large code is %d bytes, past maxStaticCode", len(large))
+	}
+	judge := func(c string) func() {
+		return func() {
+			for _, at := range nameOffsets(c, "$(") {
+				if !sureAt(c, at) {
+					t.Fatalf("a read at the top level is not sure")
+				}
+			}
+		}
+	}
+	st, lt := cputime.Scales(3, 3, 6, judge(small), judge(large))
+	t.Logf("%d bytes: %v; %d bytes: %v", len(small), st, len(large), lt)
+	if lt > 6*st {
+		t.Errorf("sureAt: %d bytes take %v, %d take %v: more than 6×", len(small), st, len(large), lt)
+	}
+	// A line of slashes that each may open a regex that never closes:
+	// each is read at most maxRegexLen bytes on.
+	slashes := func(k int) string {
+		return strings.Repeat("=/[", 3*k) + "\n" + strings.Repeat("f(a) / 2;\n", k) + "const x = $('X').all();"
+	}
+	small, large = slashes(k), slashes(4*k)
+	st, lt = cputime.Scales(3, 3, 6, judge(small), judge(large))
+	t.Logf("slashes: %d bytes: %v; %d bytes: %v", len(small), st, len(large), lt)
+	if lt > 6*st {
+		t.Errorf("sureAt over slashes: %d bytes take %v, %d take %v: more than 6×", len(small), st, len(large), lt)
+	}
+	if sureAt(strings.Repeat(" ", maxStaticCode)+"$('X').all()", maxStaticCode) {
+		t.Errorf("code past maxStaticCode is judged")
 	}
 }

@@ -7,14 +7,18 @@ import "strings"
 // comments, read forward once, and build no regexp from the code's text.
 
 // nester reads the brackets open at an offset of JavaScript code s,
-// strings, template literals and comments skipped: braces only, or (, [
-// and { alike. depth counts them (a close with none open goes below 0),
-// open holds the offsets of those open. The offsets asked do not go
-// back, so it reads s once in all.
+// strings, template literals, regex literals and comments skipped: braces
+// only, or (, [ and { alike. depth counts them (a close with none open goes
+// below 0), open holds the offsets of those open. The offsets asked do not
+// go back, so it reads s once in all. visit, when set, is called with the
+// offset of each byte of code it reads (not one in a literal or a
+// comment), after the brackets are counted: sureScanner hangs its reading
+// of statements on it.
 type nester struct {
 	braces   bool
 	i, depth int
 	open     []int
+	visit    func(i int)
 }
 
 func (n *nester) at(s string, off int) int {
@@ -29,15 +33,22 @@ func (n *nester) at(s string, off int) int {
 				n.open = n.open[:len(n.open)-1]
 			}
 		case c == '"' || c == '\'' || c == '`' || c == '/':
-			n.i = skipLiteral(s, n.i)
+			if j := skipLiteral(s, n.i); j != n.i {
+				n.i = j
+				continue
+			}
+		}
+		if n.visit != nil {
+			n.visit(n.i)
 		}
 	}
 	return n.depth
 }
 
 // skipLiteral is the offset of the last byte of the string, template
-// literal or comment that opens at i of JavaScript code s (len(s) for one
-// left open), or i when none does: the scanners step over them.
+// literal, regex literal or comment that opens at i of JavaScript code s
+// (len(s) for a string or comment left open), or i when none does: the
+// scanners step over them.
 func skipLiteral(s string, i int) int {
 	switch c := s[i]; c {
 	case '"', '\'', '`':
@@ -48,9 +59,114 @@ func skipLiteral(s string, i int) int {
 		}
 		return i
 	case '/':
-		return skipComment(s, i)
+		if j := skipComment(s, i); j != i {
+			return j
+		}
+		return skipRegex(s, i)
 	}
 	return i
+}
+
+// maxRegexLen bounds the bytes skipRegex reads for one literal, so that
+// a line of many slashes costs its length, not its square.
+const maxRegexLen = 1024
+
+// skipRegex is the offset of the last byte of the regex literal (its
+// flags included) that opens with the / at i, or i when that / divides.
+// A / starts a regex at the start of the code, after an operator or
+// punctuation (( , = : [ ! & | ? { } ; + - * % < > ~ ^) or after a
+// keyword that an expression follows (return, typeof, case, ...); after a
+// name, a number, ) or ] it divides (ECMA-262 §12 "the goal symbol
+// InputElementRegExp", which a parser picks by the token before). The
+// literal runs to the first / outside a character class ([...]) and not
+// escaped by \, on the same line (a regex literal holds no line break);
+// one that does not close there, or within maxRegexLen bytes, is read as
+// division.
+func skipRegex(s string, i int) int {
+	if !regexMayStart(s, i) {
+		return i
+	}
+	class := false
+	for j := i + 1; j < len(s) && j <= i+maxRegexLen; j++ {
+		switch s[j] {
+		case '\\':
+			j++
+			if j < len(s) && (s[j] == '\n' || s[j] == '\r') {
+				return i
+			}
+		case '\n', '\r':
+			return i
+		case '[':
+			class = true
+		case ']':
+			class = false
+		case '/':
+			if class {
+				continue
+			}
+			for j+1 < len(s) && isIdent(s[j+1]) {
+				j++ // the flags
+			}
+			return j
+		}
+	}
+	return i
+}
+
+// regexMayStart reports a / at i of s where a regex literal may start,
+// by the code before it: white space, /* */ comments and whole-line //
+// comments stepped back over (a / after code that ends its line with a //
+// comment is read as division). It reads back at most maxRegexLen*4
+// bytes (past that, division): a bounded cost for each /.
+func regexMayStart(s string, i int) bool {
+	lo := max(0, i-4*maxRegexLen)
+	j := i
+	for j > lo {
+		nl := false
+		for j > lo && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\n' || s[j-1] == '\r' || s[j-1] == '\f' || s[j-1] == '\v') {
+			nl = nl || s[j-1] == '\n'
+			j--
+		}
+		if j-2 >= lo && s[j-2:j] == "*/" {
+			if k := strings.LastIndex(s[lo:j-2], "/*"); k >= 0 {
+				j = lo + k
+				continue
+			}
+		}
+		if nl && j > lo {
+			ls := strings.LastIndexByte(s[lo:j], '\n') + 1 + lo
+			if (ls > lo || lo == 0) && strings.HasPrefix(strings.TrimLeft(s[ls:j], " \t\f\v\r"), "//") {
+				j = ls
+				continue
+			}
+		}
+		break
+	}
+	if j == 0 {
+		return true
+	}
+	if j == lo {
+		return false // too far back to tell
+	}
+	c := s[j-1]
+	if strings.IndexByte("(,=:[!&|?{};+-*%<>~^", c) >= 0 {
+		return true
+	}
+	if !isIdent(c) {
+		return false
+	}
+	k := j
+	for k > lo && isIdent(s[k-1]) {
+		k--
+	}
+	if k > 0 && s[k-1] == '.' {
+		return false // a property named like a keyword: x.return / 2
+	}
+	switch s[k:j] {
+	case "return", "typeof", "case", "do", "else", "in", "of", "instanceof", "new", "delete", "void", "throw", "yield", "await":
+		return true
+	}
+	return false
 }
 
 // skipComment is the offset of the last byte of the comment that opens

@@ -185,7 +185,12 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 			default:
 				// A gate only at the top level of the code (not in a
 				// function, a callback or a block that may not run), with
-				// no return or try before it.
+				// no return or try before it. This is not sureAt's question
+				// (code_missing_ref.go): a gate's throw must stop every
+				// run, so a return or try anywhere before (in a helper
+				// function too) and a for...of's block, which sureAt lets
+				// pass, rule it out; both read brackets with the shared
+				// nester (regex literals skipped).
 				if gate != nil || at >= firstStop || braces.at(code, at) != 0 {
 					break
 				}

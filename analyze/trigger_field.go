@@ -66,8 +66,8 @@ var objectMembers = map[string]bool{
 	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
 }
 
-// maxFieldReads bounds the reads judged in one node's code: each sureAt
-// is one pass up to the read.
+// maxFieldReads bounds the reads judged in one node's code (they share a
+// sureScanner: a pass over the code for each run of offsets in order).
 const maxFieldReads = 16
 
 // fixedItem reports an enabled trigger whose item has a fixed set of
@@ -228,7 +228,8 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		}
 		bases = append(bases, base{m[0], m[1]})
 	}
-	if m := itemAliasRE.FindStringSubmatchIndex(code); m != nil && sureAt(code, m[0]) {
+	var sure sureScanner // the offsets asked come in at most three runs, each in code order
+	if m := itemAliasRE.FindStringSubmatchIndex(code); m != nil && sure.at(code, m[0]) {
 		name := code[m[2]:m[3]]
 		if !assignedAfter(code, name, m[1]) {
 			for _, at := range nameOffsets(code[m[1]:], name) {
@@ -254,7 +255,7 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 			continue
 		}
 		seen[field] = true
-		if writtenBefore(code, field, b.at) || !sureAt(code, b.at) {
+		if writtenBefore(code, field, b.at) || !sure.at(code, b.at) {
 			continue // set before, or not sure to run
 		}
 		reads = append(reads, fieldRead{text: strings.Join(strings.Fields(code[b.at:end]), ""), field: field, member: member, at: b.at,
