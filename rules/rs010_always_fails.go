@@ -1637,15 +1637,13 @@ func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
 
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 	w := pass.Workflow
-	missing := n8nschema.MissingRequired
-	if w.ParametersLost {
-		missing = n8nschema.MissingRequiredAlways
-	}
 	for _, n := range g.Nodes {
 		if n.Disabled || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
 			continue
 		}
-		param, ok := missing(n)
+		// What the publish check finds: no run's check reads a tool, and
+		// an absent multiOptions is no issue there (PublishMissing).
+		param, ok := n8nschema.PublishMissing(n, w.ParametersLost)
 		if !ok {
 			continue
 		}
