@@ -788,6 +788,15 @@ func (g *Graph) SetupBlank() (node, param string, publish, ok bool) {
 	return "", "", false, false
 }
 
+// PublishRefused reports a workflow n8n's publish check refuses for a
+// blank required parameter (publishBlank), whatever the export's state.
+// Runs can be refused without it: the check reads the stored parameters,
+// where an absent multiOptions n8n fills in as [] before a run is not
+// missing (n8nschema.PublishMissing).
+func (g *Graph) PublishRefused() bool {
+	return g.publishBlank != nil
+}
+
 // firesPublished reports an enabled trigger that fires only once the
 // workflow is published: one no person fires in the editor (ByHand).
 func (g *Graph) firesPublished() bool {

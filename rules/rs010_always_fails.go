@@ -835,9 +835,16 @@ so an active export beside it stays a note.`,
 				// every run fails (workflow-execute.js checkForWorkflowIssues).
 				if analyze.RunStateOf(w) == analyze.RunShown {
 					d.Message += "; the export shows it active, so each of its runs fails"
-				} else {
+				} else if g.PublishRefused() {
 					d.Severity = analyze.Note
 					d.Message += "; n8n refuses to publish the workflow and names the node"
+				} else {
+					// The publish check reads the stored parameters, where
+					// the empty list n8n fills in before a run is absent,
+					// or hidden by a value left at its default
+					// (n8nschema.PublishMissing); the editor fills them in.
+					d.Severity = analyze.Note
+					d.Message += fmt.Sprintf("; n8n's publish check reads the stored parameters, with no defaults filled in, where %q of %q is not missing: only the editor, which fills them in, marks the node, so this blank does not stop n8n publishing the workflow, but every run it then starts is refused", param, m.Name)
 				}
 			}
 			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called && loopVia == nil {
