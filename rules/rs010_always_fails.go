@@ -842,9 +842,12 @@ so an active export beside it stays a note.`,
 					// The publish check reads the stored parameters, where
 					// the empty list n8n fills in before a run is absent,
 					// or hidden by a value left at its default
-					// (n8nschema.PublishMissing); the editor fills them in.
+					// (n8nschema.PublishMissing); the editor, whose nodes
+					// carry their defaults, marks the node and disables
+					// Publish (workflows.store nodesWithValidationIssues,
+					// hasPublishBlockingIssues).
 					d.Severity = analyze.Note
-					d.Message += fmt.Sprintf("; n8n's publish check reads the stored parameters, with no defaults filled in, where %q of %q is not missing: only the editor, which fills them in, marks the node, so this blank does not stop n8n publishing the workflow, but every run it then starts is refused", param, m.Name)
+					d.Message += fmt.Sprintf("; the editor, which fills in its defaults, marks the node and will not publish the workflow, but n8n's own publish check reads the stored parameters, where %q of %q is not missing: published through the API, the workflow is accepted and each run it then starts is refused", param, m.Name)
 				}
 			}
 			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called && loopVia == nil {
