@@ -847,7 +847,7 @@ so an active export beside it stays a note.`,
 					// Publish (workflows.store nodesWithValidationIssues,
 					// hasPublishBlockingIssues).
 					d.Severity = analyze.Note
-					d.Message += fmt.Sprintf("; the editor, which fills in its defaults, marks the node and will not publish the workflow, but n8n's own publish check reads the stored parameters, where %q of %q is not missing: published through the API, the workflow is accepted and each run it then starts is refused", param, m.Name)
+					d.Message += fmt.Sprintf("; the editor, which fills in its defaults, marks the node and will not publish the workflow, but n8n's own publish check reads the stored parameters, where %q of %q is not missing: this blank does not stop a publish through the API, and each run it then starts is refused", param, m.Name)
 				}
 			}
 			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called && loopVia == nil {
