@@ -672,7 +672,7 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 	if len(queue) == 0 {
 		return
 	}
-	g.publishBlank = g.firstPublishBlank(queue, missing)
+	g.publishBlank = g.firstPublishBlank(queue)
 	var unrunTo map[*n8nschema.Node][]*n8nschema.Node // connections at outputs a node lacks still count
 	for _, e := range g.Unrun {
 		if unrunTo == nil {
@@ -724,10 +724,12 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 
 // firstPublishBlank returns, of the nodes that miss a required parameter
 // (in file order), the first that n8n's publish check reads: enabled, and
-// connected or a trigger (validateNodeConfiguration). While it is blank
-// n8n refuses to publish the workflow, so no trigger fires but in the
-// editor, whichever trigger reaches the node.
-func (g *Graph) firstPublishBlank(blank []int, missing map[int]string) *issue {
+// connected or a trigger (validateNodeConfiguration), and missing it in
+// the stored parameters that check reads (n8nschema.PublishMissing: an
+// absent multiOptions is refused at run, not at publish). While it is
+// blank n8n refuses to publish the workflow, so no trigger fires but in
+// the editor, whichever trigger reaches the node.
+func (g *Graph) firstPublishBlank(blank []int) *issue {
 	var unrun map[*n8nschema.Node]bool // the ends of connections no walk follows (Unrun): connected all the same
 	for _, i := range blank {
 		nd := g.Nodes[i]
@@ -741,7 +743,9 @@ func (g *Graph) firstPublishBlank(blank []int, missing map[int]string) *issue {
 			}
 		}
 		if g.specs[i].Role == n8nschema.RoleTrigger || len(g.In(nd)) > 0 || len(g.Out(nd)) > 0 || unrun[nd] {
-			return &issue{nd, missing[i]}
+			if p, ok := n8nschema.PublishMissing(nd, g.Workflow.ParametersLost); ok {
+				return &issue{nd, p}
+			}
 		}
 	}
 	return nil
@@ -782,6 +786,15 @@ func (g *Graph) SetupBlank() (node, param string, publish, ok bool) {
 		return b.node.Name, b.param, true, true
 	}
 	return "", "", false, false
+}
+
+// PublishRefused reports a workflow n8n's publish check refuses for a
+// blank required parameter (publishBlank), whatever the export's state.
+// Runs can be refused without it: the check reads the stored parameters,
+// where an absent multiOptions n8n fills in as [] before a run is not
+// missing (n8nschema.PublishMissing).
+func (g *Graph) PublishRefused() bool {
+	return g.publishBlank != nil
 }
 
 // firesPublished reports an enabled trigger that fires only once the

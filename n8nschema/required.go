@@ -41,8 +41,28 @@ var webhookPaths = map[string]bool{
 // sub-node too (validateNodeConfiguration); a run's check does not
 // (checkForWorkflowIssues follows main connections): SubNodeBlank says
 // what the agent's calls of such a tool do.
+//
+// A required multiOptions is missing when its list is empty
+// (node-helpers.js addToIssuesIfMissing): absent, when its default is
+// [], which the Workflow constructor fills in before a run's check
+// (n8n-workflow workflow.js L86, getNodeParameters with returnDefaults),
+// so every run that reaches it is refused; but the publish check reads
+// the stored parameters as they are (workflow.service.js _validateNodes,
+// the stored version's nodes), where an absent list is undefined and not
+// missing: PublishMissing says what that check finds.
 func MissingRequired(n *Node) (string, bool) {
-	return missingRequired(n, true)
+	return missingRequired(n, true, false)
+}
+
+// PublishMissing is MissingRequired for n8n's publish check
+// (workflow-validation.service.js validateNodeConfiguration,
+// validateNodeParameters), which reads the stored parameters with no
+// defaults filled in: a required multiOptions counts only when the list
+// stored is empty and every value its display hangs on is stored too (an
+// absent resource or operation is undefined there, and the list hidden).
+// always is MissingRequiredAlways's reading.
+func PublishMissing(n *Node, always bool) (string, bool) {
+	return missingRequired(n, !always, true)
 }
 
 // MissingRequiredAlways is MissingRequired for the parameters n8n shows
@@ -51,10 +71,10 @@ func MissingRequired(n *Node) (string, bool) {
 // that would show the others are lost too, and the defaults read in
 // their place are a guess.
 func MissingRequiredAlways(n *Node) (string, bool) {
-	return missingRequired(n, false)
+	return missingRequired(n, false, false)
 }
 
-func missingRequired(n *Node, gates bool) (string, bool) {
+func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
@@ -77,7 +97,7 @@ func missingRequired(n *Node, gates bool) (string, bool) {
 	if e == nil || tool && e.flags&flagTool == 0 {
 		return "", false
 	}
-	if p, ok := missingOf(n, e, gates); ok {
+	if p, ok := missingOf(n, e, gates, publish); ok {
 		return p, true
 	}
 	if tool && e.params != "" && !declared(e, "toolDescription") {
@@ -112,7 +132,7 @@ func storedIs(n *Node, key, def, want string) bool {
 }
 
 // missingOf is missingRequired for entry e's own required parameters.
-func missingOf(n *Node, e *nodeEntry, gates bool) (string, bool) {
+func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 	if e.required == "" {
 		return "", false
 	}
@@ -143,6 +163,18 @@ func missingOf(n *Node, e *nodeEntry, gates bool) (string, bool) {
 			}
 		}
 		v, ok := n.Param(r.name)
+		if r.list {
+			// An empty list (addToIssuesIfMissing); absent, the default
+			// [] a run's check reads ("+": a default that is not empty).
+			// The publish check reads only what is stored (PublishMissing).
+			if publish && (!ok || !storedConds(n, r.conds)) {
+				continue
+			}
+			if !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0 {
+				return r.name, true
+			}
+			continue
+		}
 		switch {
 		case !ok && !r.filled:
 			return r.name, true
@@ -165,8 +197,9 @@ func missingOf(n *Node, e *nodeEntry, gates bool) (string, bool) {
 type required struct {
 	name    string
 	conds   string // the display conditions, when gated
-	filled  bool   // "+": only a stored "" is missing
+	filled  bool   // "+": only a stored "" (or []) is missing
 	locator bool   // "~": a resource locator
+	list    bool   // "*": a multiOptions, missing when its list is empty
 	gated   bool   // shown only when conds hold
 }
 
@@ -190,6 +223,7 @@ func requiredOf(e *nodeEntry) []required {
 		var r required
 		f, r.filled = strings.CutPrefix(f, "+")
 		f, r.locator = strings.CutPrefix(f, "~")
+		f, r.list = strings.CutPrefix(f, "*")
 		r.name, r.conds, r.gated = strings.Cut(f, ":")
 		rs = append(rs, r)
 	}
@@ -270,6 +304,23 @@ func (d *display) shown(conds string) (shown bool, failed int) {
 		}
 		conds = rest
 	}
+}
+
+// storedConds reports whether every key of conds (as shown reads them) is
+// stored in n's parameters, so that a check reading the stored parameters
+// alone, with no defaults filled in, sees the values shown judged.
+func storedConds(n *Node, conds string) bool {
+	for cond := range strings.SplitSeq(conds, ";") {
+		if cond == "" {
+			continue
+		}
+		key := cond[:strings.IndexAny(cond+"=", "=!")]
+		key, _, _ = strings.Cut(key, "(")
+		if _, ok := n.Param(key); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // listed reports whether x is one of vals (comma separated).

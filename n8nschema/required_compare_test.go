@@ -28,7 +28,7 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 			return // a tool variant, which the old reading did not judge (TestMissingRequired)
 		}
 		for _, gates := range []bool{true, false} {
-			got, gotOK := missingRequired(n, gates)
+			got, gotOK := missingRequired(n, gates, false)
 			want, wantOK := oldMissingRequired(n, gates)
 			if got != want || gotOK != wantOK {
 				t.Fatalf("%s: node %q (%s v%v), gates %v: %q %v, before %q %v", where, n.Name, n.Type, n.TypeVersion, gates, got, gotOK, want, wantOK)
@@ -124,7 +124,7 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 					n := f.Workflows[0].Nodes[0]
 					compare(string(node), n)
 					made++
-					if _, ok := missingRequired(n, true); ok {
+					if _, ok := missingRequired(n, true, false); ok {
 						missing++
 					}
 				}
@@ -158,6 +158,7 @@ func oldMissingRequired(n *Node, gates bool) (string, bool) {
 	for name := range strings.FieldsSeq(e.required) {
 		name, filled := strings.CutPrefix(name, "+")
 		name, locator := strings.CutPrefix(name, "~")
+		name, list := strings.CutPrefix(name, "*")
 		name, conds, gated := strings.Cut(name, ":")
 		if name == "path" && webhookPaths[n.Type] {
 			continue
@@ -167,6 +168,10 @@ func oldMissingRequired(n *Node, gates bool) (string, bool) {
 		}
 		v, ok := n.Param(name)
 		switch {
+		case list:
+			if !ok && !filled || ok && v.Kind() == Array && len(v.Elems()) == 0 {
+				return name, true
+			}
 		case !ok && !filled:
 			return name, true
 		case ok && v.Kind() == String && v.Raw() == `""`:

@@ -77,3 +77,36 @@ func TestMissingRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredList pins a required multiOptions (Gmail's labelIds at
+// addLabels, default []): n8n finds it missing when its list is empty
+// (node-helpers.js addToIssuesIfMissing). A run's check reads the
+// parameters with defaults filled in (workflow.js L86), so an absent one
+// is missing; the publish check reads the stored ones, where an absent
+// list, or one shown only by a resource left at its default, is not
+// (PublishMissing). Read with n8n's own getNodeParameters and
+// getNodeParametersIssues on the Gmail v2.1 description.
+func TestRequiredList(t *testing.T) {
+	for _, c := range []struct {
+		params       string
+		run, publish string
+	}{
+		{`{"operation": "addLabels", "messageId": "={{ $json.id }}"}`, "labelIds", ""},
+		{`{"operation": "addLabels", "messageId": "={{ $json.id }}", "labelIds": []}`, "labelIds", ""},
+		{`{"resource": "message", "operation": "addLabels", "messageId": "x", "labelIds": []}`, "labelIds", "labelIds"},
+		{`{"resource": "message", "operation": "addLabels", "messageId": "x"}`, "labelIds", ""},
+		{`{"operation": "addLabels", "messageId": "x", "labelIds": ["Label_1"]}`, "", ""},
+		{`{"operation": "addLabels", "messageId": "x", "labelIds": "={{ $json.labels }}"}`, "", ""},
+		{`{"resource": "thread", "operation": "removeLabels", "threadId": "x"}`, "labelIds", ""},
+		{`{"resource": "message", "operation": "send", "sendTo": "a@b.io", "subject": "s", "message": "m"}`, "", ""},
+	} {
+		f := Parse(NewSource("w.json", []byte(`{"nodes": [{"name": "A", "type": "n8n-nodes-base.gmail", "typeVersion": 2.1, "parameters": `+c.params+`}], "connections": {}}`)))
+		n := f.Workflows[0].Nodes[0]
+		if got, _ := MissingRequired(n); got != c.run {
+			t.Errorf("%s: MissingRequired = %q, want %q", c.params, got, c.run)
+		}
+		if got, _ := PublishMissing(n, false); got != c.publish {
+			t.Errorf("%s: PublishMissing = %q, want %q", c.params, got, c.publish)
+		}
+	}
+}

@@ -835,9 +835,19 @@ so an active export beside it stays a note.`,
 				// every run fails (workflow-execute.js checkForWorkflowIssues).
 				if analyze.RunStateOf(w) == analyze.RunShown {
 					d.Message += "; the export shows it active, so each of its runs fails"
-				} else {
+				} else if g.PublishRefused() {
 					d.Severity = analyze.Note
 					d.Message += "; n8n refuses to publish the workflow and names the node"
+				} else {
+					// The publish check reads the stored parameters, where
+					// the empty list n8n fills in before a run is absent,
+					// or hidden by a value left at its default
+					// (n8nschema.PublishMissing); the editor, whose nodes
+					// carry their defaults, marks the node and disables
+					// Publish (workflows.store nodesWithValidationIssues,
+					// hasPublishBlockingIssues).
+					d.Severity = analyze.Note
+					d.Message += fmt.Sprintf("; the editor, which fills in its defaults, marks the node and will not publish the workflow, but n8n's own publish check reads the stored parameters, where %q of %q is not missing: this blank does not stop a publish through the API, and each run it then starts is refused", param, m.Name)
 				}
 			}
 			if d.Severity != analyze.Note && g.Spec(n).Role != n8nschema.RoleTrigger && !called && loopVia == nil {
@@ -1641,15 +1651,13 @@ func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
 
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 	w := pass.Workflow
-	missing := n8nschema.MissingRequired
-	if w.ParametersLost {
-		missing = n8nschema.MissingRequiredAlways
-	}
 	for _, n := range g.Nodes {
 		if n.Disabled || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
 			continue
 		}
-		param, ok := missing(n)
+		// What the publish check finds: no run's check reads a tool, and
+		// an absent multiOptions is no issue there (PublishMissing).
+		param, ok := n8nschema.PublishMissing(n, w.ParametersLost)
 		if !ok {
 			continue
 		}

@@ -379,9 +379,12 @@ func (d description) params(v float64) string {
 // required, a string, options or dateTime of one value, which
 // addToIssuesIfMissing finds missing when it is "" or absent, or a
 // resource locator, missing when its value is "" (type-guards.js
-// isValidResourceLocatorParameterValue). A name is written "+name" when
-// its default is not empty: only a stored "" is then missing; "~name"
-// for a resource locator. A parameter n8n shows only for some values
+// isValidResourceLocatorParameterValue), or a multiOptions, missing
+// when its value is an empty list (addToIssuesIfMissing; absent, only
+// when its default is [], which the Workflow constructor fills in for a
+// run's check). A name is written "+name" when its default is not empty:
+// only a stored "" (or []) is then missing; "~name" for a resource
+// locator, "*name" for a multiOptions. A parameter n8n shows only for some values
 // (displayParameter) is written with them, "name:cond;cond", when the
 // table can tell them from the node's stored values (gate): judged only
 // there. A name two properties share counts when no other property of
@@ -398,11 +401,13 @@ func (d description) required(v float64) string {
 		if !p.Required || p.TypeOptions.MultipleValues != nil && p.TypeOptions.MultipleValues != false {
 			continue
 		}
-		locator := false
+		locator, list := false, false
 		switch p.Type {
 		case "string", "options", "dateTime":
 		case "resourceLocator", "workflowSelector", "agentSelector":
 			locator = true
+		case "multiOptions":
+			list = true
 		default:
 			continue
 		}
@@ -427,6 +432,11 @@ func (d description) required(v float64) string {
 			name = "~" + name
 			if m, ok := p.Default.(map[string]any); ok && m["value"] != "" && m["value"] != nil {
 				name = "+" + name
+			}
+		} else if list {
+			name = "*" + name
+			if def, ok := p.Default.([]any); !ok || len(def) > 0 {
+				name = "+" + name // absent, the default fills in a list (or nothing) that is not empty
 			}
 		} else if def, ok := p.Default.(string); !ok || def != "" {
 			if p.Default != nil {

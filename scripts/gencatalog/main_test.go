@@ -295,7 +295,8 @@ func TestGatedOperationsOfInstalledN8n(t *testing.T) {
 // (resource, operation, another options parameter shown with them),
 // written with them; a name another property holds counts alone only
 // when the two are never shown together, else only a stored empty value
-// ("+").
+// ("+"); a multiOptions ("*"), missing when its list is empty, counts
+// absent only when its default is [] (else "+").
 func TestRequired(t *testing.T) {
 	var d description
 	if err := json.Unmarshal([]byte(`{"name": "x", "version": [1, 2], "properties": [
@@ -319,15 +320,18 @@ func TestRequired(t *testing.T) {
 	  {"name": "doc", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["spreadsheet"], "operation": ["delete"]}}},
 	  {"name": "sheet", "type": "resourceLocator", "default": {"mode": "list", "value": ""}, "required": true, "displayOptions": {"show": {"resource": ["sheet"], "operation": ["append"]}}},
 	  {"name": "sheet", "type": "string", "default": "", "displayOptions": {"show": {"resource": ["file"]}}},
-	  {"name": "cell", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"resource": ["sheet"], "@version": [2]}, "hide": {"@version": [1], "operation": ["delete"]}}}
+	  {"name": "cell", "type": "string", "default": "", "required": true, "displayOptions": {"show": {"resource": ["sheet"], "@version": [2]}, "hide": {"@version": [1], "operation": ["delete"]}}},
+	  {"name": "labels", "type": "multiOptions", "default": [], "required": true, "displayOptions": {"show": {"operation": ["send"]}}, "options": [{"value": "a"}, {"value": "b"}]},
+	  {"name": "scopes", "type": "multiOptions", "default": ["read"], "required": true, "options": [{"value": "read"}, {"value": "write"}]},
+	  {"name": "extras", "type": "multiOptions", "default": [], "options": [{"value": "a"}]}
 	]}`), &d); err != nil {
 		t.Fatal(err)
 	}
 	for v, want := range map[float64]string{
 		1: "to:operation=send url +method text:operation=send channel:operation=send;to()=channel ~base +~model " +
-			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append",
+			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append *labels:operation=send +*scopes",
 		2: "to:operation=send url +method since text:operation=send channel:operation=send;to()=channel ~base +~model " +
-			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append cell:resource=sheet;operation!delete",
+			"~doc:resource=sheet,file ~doc:resource=spreadsheet;operation=delete ~sheet:resource=sheet;operation=append cell:resource=sheet;operation!delete *labels:operation=send +*scopes",
 	} {
 		if got := d.required(v); got != want {
 			t.Errorf("required(%v) =\n%q, want\n%q", v, got, want)
