@@ -25,8 +25,8 @@ reads Header Parameters, headerParametersUi or headerParametersJson), an AI Agen
 "values". An import keeps them in the file, and the editor has no field for them, so nothing shows that they are
 not read.
 It is a warning when the node is an HTTP Request that a run other than a person's from the editor reaches (in a
-workflow that is not archived, and not only past a node that fails on every run, which RS010 names: then a note
-that holds once that node is fixed), and what is dropped is part of the request: a method other than the one the node
+workflow that is not archived, and not only past a node that fails on every run or does none of its work, which
+RS010 names: then a note that holds once that node is fixed), and what is dropped is part of the request: a method other than the one the node
 sends (an HTTP method, DELETE, GET, HEAD, OPTIONS, PATCH, POST or PUT, stored under "method", "requestMethod" or
 "httpMethod", whichever the version does not read), or headers, a query, a body, an authentication or a URL that
 carries content (a parameter whose name says so, holding an object, a list, or text that is not the name of a kind;
@@ -123,6 +123,11 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 			msg += " (no trigger's run reaches it)"
 		case untriggered(pass) || watched(pass, n):
 			msg += " (only a run a person starts from the editor reaches it)"
+		case noWorkBefore(g, n) != nil:
+			// Every run reaches it on what a node that does none of
+			// its work passed on (RS010 names it): what it sends
+			// matters once that node is mended.
+			msg += fmt.Sprintf(" (once %q, which does none of its work before it, is fixed)", noWorkBefore(g, n).Name)
 		default:
 			d.Severity = analyze.Warning
 		}
@@ -279,4 +284,55 @@ var kindValues = map[string]bool{
 	"binarydata": true, "formdata": true, "formbinarydata": true,
 	"predefinedcredentialtype": true, "genericcredentialtype": true, "basicauth": true, "digestauth": true,
 	"headerauth": true, "queryauth": true, "oauth1": true, "oauth2": true,
+}
+
+// noWorkBefore returns a node that does none of its work
+// (analyze.Graph.DoesNoWork) before n, when such nodes lie on every main
+// path from the workflow's triggers to n (a walk from the triggers that
+// does not pass them does not reach n), or nil. Asked only for a warning,
+// so once or twice a workflow.
+func noWorkBefore(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
+	var cuts []*n8nschema.Node
+	if reachesAvoiding(g, g.Triggers(), n, func(m *n8nschema.Node) bool {
+		if _, none := g.DoesNoWork(m); none {
+			cuts = append(cuts, m)
+			return true
+		}
+		return false
+	}) {
+		return nil
+	}
+	for _, c := range cuts {
+		if reaches(g, c, n) {
+			return c
+		}
+	}
+	return nil
+}
+
+// reachesAvoiding reports whether a walk along main connections from
+// starts reaches n without going past a node stop holds of.
+func reachesAvoiding(g *analyze.Graph, starts []*n8nschema.Node, n *n8nschema.Node, stop func(*n8nschema.Node) bool) bool {
+	seen := map[*n8nschema.Node]bool{}
+	queue := slices.Clone(starts)
+	for _, t := range queue {
+		seen[t] = true
+	}
+	for len(queue) > 0 {
+		m := queue[0]
+		queue = queue[1:]
+		if m == n {
+			return true
+		}
+		if stop(m) {
+			continue
+		}
+		for _, e := range g.OutOfType(m, analyze.ConnMain) {
+			if !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return false
 }
