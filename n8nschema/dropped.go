@@ -77,7 +77,7 @@ func DeclaringRuns(typ, name string) []VersionRun {
 	}
 	var vs []ver
 	for i := range es {
-		has := slices.Contains(strings.Split(es[i].params, " "), name)
+		has := declared(&es[i], name)
 		for _, v := range es[i].v {
 			vs = append(vs, ver{v, has})
 		}

@@ -122,12 +122,7 @@ func DeclaresParam(typ string, version float64, name string) bool {
 	if !ok || d.e == nil || version > 0 && d.Version != version || d.e.params == "" {
 		return true
 	}
-	for p := range strings.SplitSeq(d.e.params, " ") {
-		if p == name {
-			return true
-		}
-	}
-	return false
+	return declared(d.e, name)
 }
 
 // entriesOf returns the table's entries for typ, or for the base node of

@@ -114,7 +114,8 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 }
 
 // declared reports whether e's versions declare a top-level parameter
-// named name (e.params).
+// named name (e.params): the one reading of the table's parameter lists
+// (DeclaresParam, DeclaringRuns, the tool variants' Description).
 func declared(e *nodeEntry, name string) bool {
 	for p := range strings.SplitSeq(e.params, " ") {
 		if p == name {

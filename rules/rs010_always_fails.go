@@ -1617,6 +1617,21 @@ func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 	return f
 }
 
+// rootStops reports a tool's root that never calls it: the root fails on
+// every run (its prompt, its memory, a shut-down model: Graph.FailsWhy),
+// every run reaches it only past a node that does (FailsBefore), or n8n
+// refuses the runs that reach it (RefusedRun); RS010 says which.
+func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
+	if _, fails := g.FailsWhy(root); fails {
+		return true
+	}
+	if _, behind := g.FailsBefore(root); behind {
+		return true
+	}
+	_, _, _, _, refused := g.RefusedRun(root)
+	return refused
+}
+
 // reportToolBlanks reports each enabled tool (a node connected to its
 // root by ai_tool: a <type>Tool variant, an HTTP Request Tool, a Call
 // n8n Workflow Tool) that misses a required parameter
@@ -1634,21 +1649,6 @@ func webhookPromptField(g *analyze.Graph, n *n8nschema.Node) string {
 // the model is offered: only the refusal is told. A note, as RS010 is for a refused publish;
 // the workflow's other findings say they hold once it is filled in
 // (analyze.RequiredClause).
-// rootStops reports a tool's root that never calls it: the root fails on
-// every run (its prompt, its memory, a shut-down model: Graph.FailsWhy),
-// every run reaches it only past a node that does (FailsBefore), or n8n
-// refuses the runs that reach it (RefusedRun); RS010 says which.
-func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
-	if _, fails := g.FailsWhy(root); fails {
-		return true
-	}
-	if _, behind := g.FailsBefore(root); behind {
-		return true
-	}
-	_, _, _, _, refused := g.RefusedRun(root)
-	return refused
-}
-
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 	w := pass.Workflow
 	for _, n := range g.Nodes {
