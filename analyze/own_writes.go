@@ -134,13 +134,14 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 		}
 		out[m] = t
 	}
+	slack := slackWalks{testsWriter: map[*n8nschema.Node]bool{}}
 	for _, t := range g.Triggers() {
 		app, isTrigger := strings.CutSuffix(t.Type, "Trigger")
 		if t.Disabled || !isTrigger || !(n8nschema.IsPollingTrigger(t.Type) || n8nschema.IsWebhookNode(t.Type)) {
 			continue
 		}
 		if t.Type == typeSlackTrigger {
-			slackSelfPosts(g, t, put)
+			slackSelfPosts(g, t, &slack, put)
 			continue
 		}
 		watched := containers(t)

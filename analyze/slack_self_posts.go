@@ -42,15 +42,45 @@ var slackMessageEvents = map[string]bool{"message": true, "any_event": true, "fi
 // bot_id, bot_profile or app_id, its subtype (bot_message).
 var botFieldRE = lazyregexp.New(`(?i)\b(?:bot_id|bot_profile|app_id|subtype|is_bot|botid)\b|(?:\.|\[\s*["'])user\b`)
 
+// maxSlackWalks bounds the Slack Triggers of one workflow whose runs are
+// walked (each walk visits the nodes a run reaches): a workflow past it is
+// hand- or machine-made, and its later triggers are not judged, so a
+// hostile file of thousands of triggers costs a bounded multiple of its
+// size.
+const maxSlackWalks = 32
+
+// slackWalks is what slackSelfPosts keeps across one workflow's Slack
+// Triggers: how many it walked, and whether a node tests who wrote a
+// message (read once a node, not once a trigger).
+type slackWalks struct {
+	walked      int
+	testsWriter map[*n8nschema.Node]bool
+}
+
+// writerTest reports an If, Switch, Filter or Code node that tests who
+// wrote the message (botFieldRE over its parameters).
+func (w *slackWalks) writerTest(m *n8nschema.Node) bool {
+	if !n8nschema.IsBranch(m.Type) && !n8nschema.IsCode(m.Type) {
+		return false
+	}
+	t, ok := w.testsWriter[m]
+	if !ok {
+		t = botFieldRE.MatchString(m.Params().Raw())
+		w.testsWriter[m] = t
+	}
+	return t
+}
+
 // slackSelfPosts puts, for the Slack Trigger t, each Slack node that posts
 // into a channel t hears and that t's run reaches with nothing on the way
 // testing who wrote the message. An If, Switch or Filter that tests
 // something else does not stop the walk: the cycle found then names it
 // (Call.Branch), as the bot's post may pass it as a person's does.
-func slackSelfPosts(g *Graph, t *n8nschema.Node, put func(m, t *n8nschema.Node)) {
-	if !slackHearsMessages(t) || slackIgnoresUsers(t) {
+func slackSelfPosts(g *Graph, t *n8nschema.Node, w *slackWalks, put func(m, t *n8nschema.Node)) {
+	if !slackHearsMessages(t) || slackIgnoresUsers(t) || w.walked >= maxSlackWalks {
 		return
 	}
+	w.walked++
 	workspace := t.Params().Get("watchWorkspace").True()
 	channel := ""
 	if !workspace {
@@ -70,7 +100,7 @@ func slackSelfPosts(g *Graph, t *n8nschema.Node, put func(m, t *n8nschema.Node))
 				continue
 			}
 			seen[m] = true
-			if (n8nschema.IsBranch(m.Type) || n8nschema.IsCode(m.Type)) && botFieldRE.MatchString(m.Params().Raw()) {
+			if w.writerTest(m) {
 				continue // it may drop the app's own messages
 			}
 			queue = append(queue, m)
