@@ -92,7 +92,7 @@ func codeMissingRefWhy(read, name string) string {
 // body, as n8n runs it) runs whenever the code does: every bracket open
 // there is a parenthesis, a square bracket, an object literal's brace, or
 // the block of a for...of over the node's input items ($input.all(),
-// items), which runs at least once; no return, break or continue outside
+// items), which runs at least once; no return, break, continue or throw outside
 // a function comes before its statement (return $('X').all() counts);
 // and the statement it is in starts with no
 // word that may skip it (if, else, for, while, do, switch, case, default,
@@ -126,8 +126,8 @@ type sureScanner struct {
 	stmt      int  // the current statement's start
 	lastParen int  // the ( of the last ) closed
 	inFn      int  // function bodies open
-	stop      int  // the last return, break or continue outside a function
-	broken    bool // a close with nothing open: not code this reads
+	stop      int  // the last return, break, continue or throw outside a function
+	broken    bool // a close with nothing open, or not of its opener's kind: not code this reads
 	// skips holds the last two offsets where the statement text shows
 	// something that may skip what follows (?, &&, ||, =>, if, ...): the
 	// end of the token's first byte pair for && || =>, so that a token
@@ -137,6 +137,7 @@ type sureScanner struct {
 
 type sureFrame struct {
 	open  int  // the bracket's offset
+	kind  byte // the bracket: (, [ or {
 	block bool // a statement block (not an object literal)
 	sure  bool // the block of a for...of over the input's items
 	fn    bool // a function's body
@@ -185,9 +186,9 @@ func (s *sureScanner) visit(i int) {
 	c := code[i]
 	switch c {
 	case '(', '[':
-		s.frames = append(s.frames, sureFrame{open: i})
+		s.frames = append(s.frames, sureFrame{open: i, kind: c})
 	case '{':
-		f := sureFrame{open: i}
+		f := sureFrame{open: i, kind: c}
 		prev := strings.TrimRight(code[:i], " \t\r\n")
 		switch {
 		case prev == "":
@@ -218,8 +219,8 @@ func (s *sureScanner) visit(i int) {
 			s.stmt = i + 1
 		}
 	case ')', ']', '}':
-		if s.nest.depth < 0 {
-			s.broken = true
+		if s.nest.depth < 0 || len(s.frames) == 0 || s.frames[len(s.frames)-1].kind != "([{"[strings.IndexByte(")]}", c)] {
+			s.broken = true // a misread (a regex or a string that is not one) leaves the rest unread
 			return
 		}
 		f := s.frames[len(s.frames)-1]
@@ -248,7 +249,7 @@ func (s *sureScanner) visit(i int) {
 		}
 	default:
 		if isIdent(c) && (i == 0 || !isIdent(code[i-1])) {
-			if s.inFn == 0 && (isWordAt(code, i, "return") || isWordAt(code, i, "break") || isWordAt(code, i, "continue")) {
+			if s.inFn == 0 && (isWordAt(code, i, "return") || isWordAt(code, i, "break") || isWordAt(code, i, "continue") || isWordAt(code, i, "throw")) {
 				s.stop = i
 			}
 			for _, w := range [...]string{"if", "else", "for", "while", "do", "switch", "case", "default", "try", "catch", "finally", "function", "class"} {

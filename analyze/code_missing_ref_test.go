@@ -42,6 +42,16 @@ func TestSureAt(t *testing.T) {
 		{"const m = s.match(/\\$\\('X'\\)/);", false},
 		{"functionX(a) { return 1 }\nconst a = $('X').all();", true},
 		{"const g = function* gen(a) { return 1 };\nconst a = $('X').all();", true},
+		// A postfix ++ or -- ends an operand: the / after it divides, and
+		// the brackets after it are code.
+		{"if ($json.legacy) {\n  const half = n-- / (total / 2);\n  const cfg = $('X').first();\n}", false},
+		{"if ($json.legacy) {\n  const half = i++ / (total / 2);\n  const cfg = $('X').first();\n}", false},
+		{"const half = i++ / (total / 2);\nconst cfg = $('X').first();", true},
+		// A close of another kind than its opener: the rest is not read.
+		{"const a = (b];\nconst c = $('X').first();", false},
+		// A throw stops the code before the statements after it.
+		{"throw new Error('x');\nconst c = $('X').first();", false},
+		{"throw new Error($('X').first().json.msg);", true},
 	} {
 		at := strings.Index(c.code, "$('X')")
 		if got := sureAt(c.code, at); got != c.want {

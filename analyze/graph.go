@@ -283,6 +283,14 @@ type Graph struct {
 	// node has other inputs (markFieldThrows): runs started there stop
 	// at the node.
 	fieldThrows map[*Edge]bool
+	// fieldReads' memo: codeFieldReads by index in Nodes, each read when
+	// first asked.
+	fieldReadsOnce sync.Once
+	fieldReadsBy   [][]fieldRead
+	fieldReadOnce  []sync.Once
+	// isPinned's memo: the names of the nodes the export's pinData holds.
+	pinnedOnce  sync.Once
+	pinnedNames map[string]bool
 	// ByHandStarts' memo: the first test-only chat and the first Execute
 	// Workflow Trigger that reach each node.
 	handOnce            sync.Once

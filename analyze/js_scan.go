@@ -74,7 +74,8 @@ const maxRegexLen = 1024
 // skipRegex is the offset of the last byte of the regex literal (its
 // flags included) that opens with the / at i, or i when that / divides.
 // A / starts a regex at the start of the code, after an operator or
-// punctuation (( , = : [ ! & | ? { } ; + - * % < > ~ ^) or after a
+// punctuation (( , = : [ ! & | ? { } ; + - * % < > ~ ^, but not after
+// ++ or --, read as postfix: n-- / 2 divides) or after a
 // keyword that an expression follows (return, typeof, case, ...); after a
 // name, a number, ) or ] it divides (ECMA-262 §12 "the goal symbol
 // InputElementRegExp", which a parser picks by the token before). The
@@ -149,6 +150,9 @@ func regexMayStart(s string, i int) bool {
 		return false // too far back to tell
 	}
 	c := s[j-1]
+	if (c == '+' || c == '-') && j-2 >= lo && s[j-2] == c {
+		return false // a postfix ++ or -- ends an operand: i++ / 2 divides
+	}
 	if strings.IndexByte("(,=:[!&|?{};+-*%<>~^", c) >= 0 {
 		return true
 	}

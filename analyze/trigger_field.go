@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -24,7 +25,11 @@ import (
 //   - Cron, Interval and Manual Trigger: {} (Cron/Cron.node.js L51,
 //     Interval/Interval.node.js L76, ManualTrigger/ManualTrigger.node.js
 //     L35); a Manual Trigger whose data the export pins gives that data
-//     instead in the editor's runs, its only ones: not judged;
+//     instead in the editor's runs, its only ones: not judged; nor is a
+//     node the export pins that a Manual Trigger feeds: in those runs
+//     n8n hands it its pinned data and does not run it (n8n-core
+//     dist/execution-engine/workflow-execute.js getPinnedOutput
+//     L941-946, used at L1220);
 //   - Webhook: headers, params, query, body, webhookUrl and executionMode
 //     (webhookItemKeys; jwtPayload under JWT auth).
 //
@@ -43,14 +48,21 @@ import (
 // too (js-task-runner.js L226-233, L286-295; Function.node.js L164-180),
 // unless the node continues on fail.
 //
-// Only a read that runs whenever the code does is judged (sureAt), of a
-// field no earlier statement sets (.x = or ["x"] =), in code that neither
-// rebinds $json or items nor copies into them (Object.assign, $json[k] =): $json.x.y, $json["x"].y,
-// $json.x.split(...), $json.x[0], items[0].json.x.y (Code in
-// runOnceForAllItems mode, Function), $input.first().json.x.y, and one
-// plain alias, const u = $json; u.x.y. Reading $json.x alone gives
+// Only a read that runs whenever the code does is judged (sureAt: no
+// return, break, continue or throw before it), of a field no statement of
+// the code sets (.x =, ["x"] =, or ??=, ||=, &&=; after the read too),
+// in code that neither rebinds $json or items, sets an item's json
+// (items[0].json =, $input.first().json =), copies into them
+// (Object.assign, $json[k] =), nor declares a function (hoisted, it may
+// run first and set the field through a name this does not follow):
+// $json.x.y, $json["x"].y, $json.x.split(...), $json.x[0],
+// items[0].json.x.y (Code in runOnceForAllItems mode, Function),
+// $input.first().json.x.y, and one plain alias, const u = $json; u.x.y
+// (not a let or var, which may be rebound). Reading $json.x alone gives
 // undefined, not a throw; ?. anywhere on the way, a default (|| or ??)
-// or a test before it in its statement leaves it unjudged.
+// or a test before it in its statement leaves it unjudged. A write,
+// $json.x.y = 1, throws "Cannot set properties of undefined (setting
+// 'y')" in V8.
 
 // scheduleItemKeys are the keys of a Schedule Trigger's item.
 var scheduleItemKeys = map[string]bool{
@@ -85,12 +97,7 @@ func (g *Graph) fixedItem(i int) (has func(string) bool, what string, ok bool) {
 	case n8nschema.TypeCron, n8nschema.TypeInterval:
 		return func(string) bool { return false }, "are empty ({})", true
 	case n8nschema.TypeManualTrigger:
-		pinned := false
-		g.Workflow.Value.Get("pinData").Each(func(key string, _ n8nschema.Value) bool {
-			pinned = key == nd.Name
-			return !pinned
-		})
-		if pinned {
+		if g.isPinned(i) {
 			return nil, "", false // its runs take the pinned data
 		}
 		return func(string) bool { return false }, "are empty ({})", true
@@ -101,6 +108,21 @@ func (g *Graph) fixedItem(i int) (has func(string) bool, what string, ok bool) {
 	return nil, "", false
 }
 
+// isPinned reports node i named in the export's pinData, read once per
+// graph (pinnedNames).
+func (g *Graph) isPinned(i int) bool {
+	g.pinnedOnce.Do(func() {
+		g.Workflow.Value.Get("pinData").Each(func(key string, _ n8nschema.Value) bool {
+			if g.pinnedNames == nil {
+				g.pinnedNames = map[string]bool{}
+			}
+			g.pinnedNames[key] = true
+			return true
+		})
+	})
+	return g.pinnedNames[g.Nodes[i].Name]
+}
+
 // fieldRead is a read in a node's code of a member of a top-level field
 // of its input item: the text as written up to the member
 // ($json.bestTime.split), the field, the member ("" when computed), and
@@ -108,7 +130,8 @@ func (g *Graph) fixedItem(i int) (has func(string) bool, what string, ok bool) {
 type fieldRead struct {
 	text, field, member string
 	at                  int
-	fieldLen            int // the length of text up to the field's end
+	fieldLen            int  // the length of text up to the field's end
+	set                 bool // the member is assigned (= follows): V8 says "Cannot set properties"
 }
 
 var (
@@ -117,10 +140,15 @@ var (
 	itemBaseRE = lazyregexp.New(`\$json\b|\b(items)\s*\[\s*0\s*\]\s*\.\s*json\b|\$input\s*\.\s*first\s*\(\s*\)\s*\.\s*json\b`)
 	// itemAliasRE matches a declaration that names the input item's json,
 	// alone in its statement: const user = $json; (the name is group 1).
-	itemAliasRE = lazyregexp.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\$json|\$input\s*\.\s*first\s*\(\s*\)\s*\.\s*json)\s*(?:;|\n)`)
-	// itemRebindRE matches code that rebinds $json or items, or copies
-	// into an object (which may be the item's json).
-	itemRebindRE = lazyregexp.New(`(?:const|let|var|function)\s+(?:\$json|items)\b|(?:^|[^\w$.])(?:\$json|items)\s*=[^=]|\$json\s*\[[^\]'"]*\]\s*=[^=]|Object\s*\.\s*(?:assign|defineProperty)\b`)
+	// Only a const: a let or var may be rebound, by a destructuring
+	// assignment too ([u] = [...]), which assignedAfter does not read.
+	itemAliasRE = lazyregexp.New(`\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\$json|\$input\s*\.\s*first\s*\(\s*\)\s*\.\s*json)\s*(?:;|\n)`)
+	// itemRebindRE matches code that rebinds $json or items, sets an
+	// item's json (items[0].json =, $input.first().json =, item.json ??=),
+	// copies into an object (which may be the item's json), or declares a
+	// function (hoisted: it may run before a read written above it, and
+	// set the field through a name this does not follow).
+	itemRebindRE = lazyregexp.New(`(?:const|let|var|function)\s+(?:\$json|items)\b|(?:^|[^\w$.])(?:\$json|items)\s*(?:\?\?|\|\||&&)?=[^=]|\.\s*json\s*(?:\?\?|\|\||&&)?=[^=]|\$json\s*\[[^\]'"]*\]\s*(?:\?\?|\|\||&&)?=[^=]|Object\s*\.\s*(?:assign|defineProperty)\b|(?:^|[;{}\n])\s*(?:async\s+)?function\b`)
 )
 
 // memberAfter reads, at offset j of code, a field then a member of it:
@@ -210,7 +238,15 @@ func keyAt(code string, j int) (key string, end int, ok bool) {
 // text of the code names: at most maxFieldReads, in code order.
 func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 	code, ok := staticCode(nd)
-	if !ok || len(code) > maxStaticCode || itemRebindRE.MatchString(code) {
+	if !ok || len(code) > maxStaticCode {
+		return nil
+	}
+	// Nothing reads the input item's json without one of these: skip the
+	// regexps (each reads the whole code).
+	if !strings.Contains(code, "$json") && !strings.Contains(code, "items") && !strings.Contains(code, "$input") {
+		return nil
+	}
+	if itemRebindRE.MatchString(code) {
 		return nil
 	}
 	itemsBound := nd.Type == n8nschema.TypeFunction
@@ -255,11 +291,12 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 			continue
 		}
 		seen[field] = true
-		if writtenBefore(code, field, b.at) || !sure.at(code, b.at) {
-			continue // set before, or not sure to run
+		if writtenBefore(code, field, len(code)) || !sure.at(code, b.at) {
+			continue // set somewhere (a function may set it first), or not sure to run
 		}
-		reads = append(reads, fieldRead{text: strings.Join(strings.Fields(code[b.at:end]), ""), field: field, member: member, at: b.at,
-			fieldLen: len(strings.Join(strings.Fields(code[b.at:fieldEnd]), ""))})
+		prefix := readText(code[b.at:fieldEnd])
+		reads = append(reads, fieldRead{text: prefix + readText(code[fieldEnd:end]), field: field, member: member, at: b.at,
+			fieldLen: len(prefix), set: member != "" && plainAssign(code, end)})
 	}
 	// Bases were gathered in two runs: keep the code's order.
 	for i := 1; i < len(reads); i++ {
@@ -268,6 +305,52 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		}
 	}
 	return reads
+}
+
+// readText drops the spaces and tabs of a read's text (keyAt allows them
+// around a dot and inside brackets) outside its quoted keys, which it
+// keeps as written: $json[ "my field" ] . total is $json["my field"].total.
+func readText(s string) string {
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == ' ' || c == '\t':
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// plainAssign reports a plain = (not ==, =>, nor a compound one, which
+// reads first) after offset j of code, spaces skipped.
+func plainAssign(code string, j int) bool {
+	for j < len(code) && (code[j] == ' ' || code[j] == '\t') {
+		j++
+	}
+	return j+1 < len(code) && code[j] == '=' && code[j+1] != '=' && code[j+1] != '>' ||
+		j+1 == len(code) && code[j] == '='
+}
+
+// assignOp is the length of the assignment operator at offset k of code:
+// =, ??=, ||= or &&= (not ==, =>), 0 for none.
+func assignOp(code string, k int) int {
+	n := 0
+	if k+2 < len(code) && (code[k:k+2] == "??" || code[k:k+2] == "||" || code[k:k+2] == "&&") {
+		n = 2
+	}
+	if k+n < len(code) && code[k+n] == '=' && (k+n+1 == len(code) || code[k+n+1] != '=' && code[k+n+1] != '>') {
+		return n + 1
+	}
+	return 0
 }
 
 // assignedAfter reports an assignment to name after offset from.
@@ -280,7 +363,7 @@ func assignedAfter(code, name string, from int) bool {
 		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
 			k++
 		}
-		if k+1 < len(code) && code[k] == '=' && code[k+1] != '=' && code[k+1] != '>' {
+		if assignOp(code, k) > 0 {
 			return true
 		}
 	}
@@ -288,7 +371,9 @@ func assignedAfter(code, name string, from int) bool {
 }
 
 // writtenBefore reports a member named field assigned before offset upto
-// of code (.field = or ["field"] =, not == or =>): it may be the item's.
+// of code (.field =, ["field"] =, or ??=, ||=, &&=; not == or =>): it may
+// be the item's. codeFieldReads asks it of the whole code: a function
+// declared after a read may run before it.
 func writtenBefore(code, field string, upto int) bool {
 	for _, k := range nameOffsets(code[:upto], field) {
 		e := k + len(field)
@@ -322,11 +407,21 @@ func writtenBefore(code, field string, upto int) bool {
 		for e < upto && (code[e] == ' ' || code[e] == '\t') {
 			e++
 		}
-		if e+1 < upto && code[e] == '=' && code[e+1] != '=' && code[e+1] != '>' {
+		if e < upto && assignOp(code[:upto], e) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// fieldReads is codeFieldReads of node i, read once per node.
+func (g *Graph) fieldReads(i int) []fieldRead {
+	g.fieldReadsOnce.Do(func() {
+		g.fieldReadsBy = make([][]fieldRead, len(g.Nodes))
+		g.fieldReadOnce = make([]sync.Once, len(g.Nodes))
+	})
+	g.fieldReadOnce[i].Do(func() { g.fieldReadsBy[i] = codeFieldReads(g.Nodes[i]) })
+	return g.fieldReadsBy[i]
 }
 
 // fieldThrowFrom is the first read of node i's code (codeFieldReads) that
@@ -377,8 +472,15 @@ func (g *Graph) fieldThrowEdges(i int) (edges []*Edge, all bool, first fieldThro
 			all = false
 			continue
 		}
+		if g.Nodes[t].Type == n8nschema.TypeManualTrigger && g.isPinned(i) {
+			// A Manual Trigger's runs are the editor's, where n8n hands a
+			// pinned node its pinned data and does not run it (n8n-core
+			// dist/execution-engine/workflow-execute.js L942-946).
+			all = false
+			continue
+		}
 		if !read {
-			read, reads = true, codeFieldReads(nd)
+			read, reads = true, g.fieldReads(i)
 		}
 		r, what, ok := g.fieldThrowFrom(i, t, reads)
 		if !ok {
@@ -415,12 +517,20 @@ func (f fieldThrow) why() string {
 	case n8nschema.TypeWebhook:
 		kind = "Webhook"
 	}
-	reading := ""
-	if m := f.read.member; m != "" && !strings.ContainsAny(m, `'"\`) {
-		reading = " (reading '" + m + "')"
+	verb, reading := "read", "reading"
+	if f.read.set {
+		verb, reading = "set", "setting" // V8: "Cannot set properties of undefined (setting 'b')"
 	}
-	return fmt.Sprintf("its code reads %s in a statement that runs on every run, but the items of %s %q %s, with no %s: %s is undefined, and n8n stops at the TypeError \"Cannot read properties of undefined%s\"",
-		f.read.text, kind, f.Trigger.Name, f.what, strconv.Quote(f.read.field), f.read.text[:f.read.fieldLen], reading)
+	quoted := ""
+	if m := f.read.member; m != "" && !strings.ContainsAny(m, `'"\`) {
+		quoted = " (" + reading + " '" + m + "')"
+	}
+	does := "reads"
+	if f.read.set {
+		does = "sets"
+	}
+	return fmt.Sprintf("its code %s %s in a statement that runs on every run, but the items of %s %q %s, with no %s: %s is undefined, and n8n stops at the TypeError \"Cannot %s properties of undefined%s\"",
+		does, f.read.text, kind, f.Trigger.Name, f.what, strconv.Quote(f.read.field), f.read.text[:f.read.fieldLen], verb, quoted)
 }
 
 // triggerFieldThrow judges node i for failsFirst: every main input is a
