@@ -61,7 +61,8 @@ webhook's answer: the person answered gets the reply the workflow chose for a fa
 than three words (|| 'n/a', || '{}') is a silent default. It is fine when a Filter, or an If whose false
 output leads nowhere, tests a field of the result with a test a missing field fails (equals, exists, is true):
 the failed item is skipped there. An expression that parses or reaches into a missing field of the result
-(JSON.parse($json.output), $json.data.url) is no check: both of n8n's expression engines (the VM engine, 2.41.1's
+(JSON.parse($json.output), $json.data.url, $json.candidates[0].content) is no check, and does not make the failure
+loud one node later even where that node has no onError of its own: both of n8n's expression engines (the VM engine, 2.41.1's
 default, @n8n/config expression-engine.config.js, and the legacy one) catch what an expression throws as it runs, a
 SyntaxError from JSON.parse or a TypeError, rethrow only n8n's own ExpressionError and yield undefined (Tournament's
 try/catch calls E: n8n-workflow dist/cjs/expression.js L58-61, @n8n/expression-runtime isolated-vm-bridge.js
