@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -83,21 +84,37 @@ func reportSharedIDs(pass *analyze.Pass) {
 	if w == nil {
 		return
 	}
+	// Most ids are unique: a node's id is kept alone until a second node
+	// holds it, and only a shared one is read further.
+	first := make(map[string]*n8nschema.Node, len(w.Nodes))
 	var order []string
-	holders := map[string][]*n8nschema.Node{}
+	var holders map[string][]*n8nschema.Node
 	for _, n := range w.Nodes {
-		id := n.Value.Get("id")
-		if id.Kind() != n8nschema.String || id.Str() == "" || n8nschema.Placeholder(id.Str()) || n8nschema.FillInID(id.Str()) {
+		if n.ID == "" {
+			continue
+		}
+		f, ok := first[n.ID]
+		if !ok {
+			first[n.ID] = n
+			continue
+		}
+		if holders == nil {
+			holders = map[string][]*n8nschema.Node{}
+		}
+		if _, ok := holders[n.ID]; !ok {
+			order = append(order, n.ID)
+			holders[n.ID] = []*n8nschema.Node{f}
+		}
+		holders[n.ID] = append(holders[n.ID], n)
+	}
+	// In the order of the first holders, as the nodes array has them.
+	slices.SortFunc(order, func(a, b string) int { return cmp.Compare(first[a].Pos.Offset, first[b].Pos.Offset) })
+	for _, id := range order {
+		if n8nschema.Placeholder(id) || n8nschema.FillInID(id) {
 			continue // a redaction's or a template's placeholder stands where distinct ids were
 		}
-		k := id.Str()
-		if _, ok := holders[k]; !ok {
-			order = append(order, k)
-		}
-		holders[k] = append(holders[k], n)
-	}
-	for _, id := range order {
-		ns := holders[id]
+		// A string id: one that is no string fails n8n's schema first.
+		ns := slices.DeleteFunc(holders[id], func(n *n8nschema.Node) bool { return n.Value.Get("id").Kind() != n8nschema.String })
 		if len(ns) < 2 || !slices.ContainsFunc(ns[1:], func(n *n8nschema.Node) bool { return n.Name != ns[0].Name }) {
 			continue
 		}
