@@ -30,9 +30,13 @@ func DroppedParams(n *Node) []DroppedParam {
 	if !n.TypeVersionSet || n.TypeVersion <= 0 || n.params.Kind() != Object {
 		return nil
 	}
+	e, ok := declaringEntry(n.Type, n.TypeVersion)
+	if !ok {
+		return nil // the table cannot tell
+	}
 	var out []DroppedParam
 	n.params.Each(func(k string, v Value) bool {
-		if !blankParam(v) && !DeclaresParam(n.Type, n.TypeVersion, k) {
+		if !blankParam(v) && !declared(e, k) {
 			out = append(out, DroppedParam{Name: k, Value: v})
 		}
 		return true

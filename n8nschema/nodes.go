@@ -115,14 +115,22 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 // tell: a type it does not describe, a <type>Tool variant (n8n adds
 // properties to those), a version it does not list.
 func DeclaresParam(typ string, version float64, name string) bool {
+	e, ok := declaringEntry(typ, version)
+	return !ok || declared(e, name)
+}
+
+// declaringEntry is the table's entry whose parameter lists DeclaresParam
+// reads, when the table can tell: not a <type>Tool variant, a type and an
+// exact version it lists, with the lists written.
+func declaringEntry(typ string, version float64) (*nodeEntry, bool) {
 	if strings.HasSuffix(typ, "Tool") {
-		return true
+		return nil, false
 	}
 	d, ok := DescribeNode(typ, version)
 	if !ok || d.e == nil || version > 0 && d.Version != version || d.e.params == "" {
-		return true
+		return nil, false
 	}
-	return declared(d.e, name)
+	return d.e, true
 }
 
 // entriesOf returns the table's entries for typ, or for the base node of

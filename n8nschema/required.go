@@ -115,15 +115,24 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 
 // declared reports whether e's versions declare a top-level parameter
 // named name (e.params): the one reading of the table's parameter lists
-// (DeclaresParam, DeclaringRuns, the tool variants' Description).
+// (DeclaresParam, DroppedParams, DeclaringRuns, the tool variants'
+// Description). Each entry's list is made a set once a process, as
+// requiredOf does, since DroppedParams asks of every parameter of every
+// node.
 func declared(e *nodeEntry, name string) bool {
-	for p := range strings.SplitSeq(e.params, " ") {
-		if p == name {
-			return true
-		}
+	if set, ok := declaredSets.Load(e); ok {
+		return set.(map[string]bool)[name]
 	}
-	return false
+	set := map[string]bool{}
+	for p := range strings.SplitSeq(e.params, " ") {
+		set[p] = true
+	}
+	got, _ := declaredSets.LoadOrStore(e, set)
+	return got.(map[string]bool)[name]
 }
+
+// declaredSets holds each entry's parameter names as a set (declared).
+var declaredSets sync.Map // *nodeEntry → map[string]bool
 
 // storedIs reports whether n's value of key (def when absent) is the
 // literal want.
