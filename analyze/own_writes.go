@@ -148,39 +148,50 @@ func ownWriteTriggers(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 		if len(watched) == 0 {
 			continue
 		}
-		seen := map[*n8nschema.Node]bool{t: true}
-		queue := []*n8nschema.Node{t}
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for _, e := range g.Out(u) {
-				m := e.To
-				if e.Type != ConnMain || seen[m] || m.Disabled {
-					continue
-				}
-				seen[m] = true
-				switch m.Type {
-				case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter:
-					continue
-				}
+		walkRun(g, t, func(m *n8nschema.Node) bool {
+			switch m.Type {
+			case n8nschema.TypeIf, n8nschema.TypeSwitch, n8nschema.TypeFilter:
+				return false
+			}
+			if strings.TrimSuffix(m.Type, "Tool") != app {
+				return true
+			}
+			w, op := n8nschema.WriteOp(m)
+			if !w || !writesTriggered(t, op) {
+				return true
+			}
+			if sameContainer(watched, containers(m)) {
+				put(m, t)
+			}
+			if refsTriggeredItem(m, t) && !strings.Contains(strings.ToLower(op), "creat") {
+				put(m, t) // it updates the very page or record that fired
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// walkRun visits, breadth first and once each, the enabled nodes a run
+// started at t reaches along main connections; visit returns false to go
+// no further past a node.
+func walkRun(g *Graph, t *n8nschema.Node, visit func(m *n8nschema.Node) bool) {
+	seen := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.Out(u) {
+			m := e.To
+			if e.Type != ConnMain || seen[m] || m.Disabled {
+				continue
+			}
+			seen[m] = true
+			if visit(m) {
 				queue = append(queue, m)
-				if strings.TrimSuffix(m.Type, "Tool") != app {
-					continue
-				}
-				w, op := n8nschema.WriteOp(m)
-				if !w || !writesTriggered(t, op) {
-					continue
-				}
-				if sameContainer(watched, containers(m)) {
-					put(m, t)
-				}
-				if refsTriggeredItem(m, t) && !strings.Contains(strings.ToLower(op), "creat") {
-					put(m, t) // it updates the very page or record that fired
-				}
 			}
 		}
 	}
-	return out
 }
 
 // itemKeys name the one object an app node writes: a page, a record, a

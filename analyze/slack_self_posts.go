@@ -89,36 +89,25 @@ func slackSelfPosts(g *Graph, t *n8nschema.Node, w *slackWalks, put func(m, t *n
 		}
 	}
 	cred := slackCredential(t)
-	seen := map[*n8nschema.Node]bool{t: true}
-	queue := []*n8nschema.Node{t}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.Out(u) {
-			m := e.To
-			if e.Type != ConnMain || seen[m] || m.Disabled {
-				continue
-			}
-			seen[m] = true
-			if w.writerTest(m) {
-				continue // it may drop the app's own messages
-			}
-			queue = append(queue, m)
-			raw, ok := slackPost(m)
-			if !ok {
-				continue
-			}
-			ch := literalChannel(raw)
-			switch {
-			case ch != "" && !workspace && ch == channel:
-				put(m, t) // the channel the trigger watches, whoever posts
-			case ch != "" && workspace && cred != "" && slackCredential(m) == cred:
-				put(m, t) // the app's own post, in its workspace
-			case refsTriggerChannel(raw, t):
-				put(m, t) // back into the channel the message came from
-			}
+	walkRun(g, t, func(m *n8nschema.Node) bool {
+		if w.writerTest(m) {
+			return false // it may drop the app's own messages
 		}
-	}
+		raw, ok := slackPost(m)
+		if !ok {
+			return true
+		}
+		ch := literalChannel(raw)
+		switch {
+		case ch != "" && !workspace && ch == channel:
+			put(m, t) // the channel the trigger watches, whoever posts
+		case ch != "" && workspace && cred != "" && slackCredential(m) == cred:
+			put(m, t) // the app's own post, in its workspace
+		case refsTriggerChannel(raw, t):
+			put(m, t) // back into the channel the message came from
+		}
+		return true
+	})
 }
 
 // slackHearsMessages reports whether the trigger's Trigger On list keeps a

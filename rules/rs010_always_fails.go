@@ -1486,14 +1486,7 @@ func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node
 // session ID in them. It is a note when only a manual trigger reaches
 // those inputs.
 func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine map[*n8nschema.Node]bool) {
-	var names []string
-	machine := false
-	for _, f := range from {
-		if live[f] {
-			names = append(names, fmt.Sprintf("%q", f.Name))
-			machine = machine || byMachine[f]
-		}
-	}
+	names, machine := liveNames(from, live, byMachine)
 	if len(names) == 0 {
 		return
 	}
@@ -1512,19 +1505,24 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 	pass.Report(d)
 }
 
+// liveNames quotes the names of the nodes of from that a run reaches
+// (live), and says whether a machine starts one of them (byMachine).
+func liveNames(from []*n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) (names []string, machine bool) {
+	for _, f := range from {
+		if live[f] {
+			names = append(names, strconv.Quote(f.Name))
+			machine = machine || byMachine[f]
+		}
+	}
+	return names, machine
+}
+
 // reportFieldThrow reports a Code or Function node whose code throws on
 // the items of some of the triggers that feed it straight, not on its
 // other inputs' (analyze.Graph.TriggerFieldThrow): the runs those
 // triggers start stop there. At the line of its code.
 func reportFieldThrow(pass *analyze.Pass, n *n8nschema.Node, trigs []*n8nschema.Node, why string, code n8nschema.Value, live, byMachine map[*n8nschema.Node]bool) {
-	var names []string
-	machine := false
-	for _, t := range trigs {
-		if live[t] {
-			names = append(names, fmt.Sprintf("%q", t.Name))
-			machine = machine || byMachine[t]
-		}
-	}
+	names, machine := liveNames(trigs, live, byMachine)
 	if len(names) == 0 {
 		return
 	}
