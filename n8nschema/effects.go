@@ -354,36 +354,6 @@ func IsWriteMethod(m string) bool {
 	return false
 }
 
-// HTTPMethod returns the method an HTTP Request node sends, in upper case.
-// HTTP Request v1 and v2 (and the Tool variant at those versions) read
-// requestMethod; v3 and later, and the LangChain HTTP Request tool, read
-// method (HttpRequest/V1/HttpRequestV1.node.js L638, V2 L698,
-// V3/HttpRequestV3.node.js L174; ToolHttpRequest.node.js L239). Each
-// defaults to GET, and n8n drops the other name when it builds the
-// workflow (see IgnoredMethod), so a v1 node storing "method": "POST"
-// sends a GET. A node with no typeVersion runs at the default version
-// (4.5), which the parser has set. An expression such as "=POST" or
-// "={{ 'POST' }}" yields the literal inside.
-func HTTPMethod(n *Node) string {
-	name := "method"
-	if readsRequestMethod(n) {
-		name = "requestMethod"
-	}
-	v, ok := n.Param(name)
-	if !ok {
-		return "GET"
-	}
-	m := strings.TrimSpace(strings.TrimPrefix(v.Str(), "="))
-	m = strings.Trim(m, "{} \"'`")
-	return strings.ToUpper(m)
-}
-
-// readsRequestMethod reports an HTTP Request below v3, whose method
-// parameter is requestMethod.
-func readsRequestMethod(n *Node) bool {
-	return strings.TrimSuffix(n.Type, "Tool") == TypeHTTPRequest && n.TypeVersion < 3
-}
-
 func paramStr(n *Node, path string) string {
 	v, ok := n.Param(path)
 	if !ok {
