@@ -226,6 +226,11 @@ type Diagnostic struct {
 	// filling the blank in mends it, so Report says that (Blank.Mended)
 	// rather than that the finding holds once it is filled in.
 	BlankFault bool
+	// FaultFirst: the fault the finding names stops its node before the
+	// node's own blank would (a credential n8n asks for before the request
+	// that names the blank resource): the finding holds as exported, and
+	// Report names the blank as what fails the node once that is mended.
+	FaultFirst bool
 }
 
 // Pass is what one rule sees of one workflow (or one file).
@@ -259,6 +264,8 @@ func (p *Pass) Report(d Diagnostic) {
 			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok && !d.Unreached && (!d.OwnFailure || !b.Self) {
 				if b.Self && d.BlankFault && b.Mends != "" {
 					f.Message += b.Mended()
+				} else if b.Self && d.FaultFirst {
+					f.Message += "; mended, it still " + b.Until + " until " + b.Fill
 				} else if b.Self {
 					f.Message += b.Clause("it", "")
 				} else {

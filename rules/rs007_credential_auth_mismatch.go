@@ -68,7 +68,9 @@ of RS010. An authentication set by an expression, and credentials that several p
 decide together, are left out, and so is a workflow holding a node of a type n8n does not ship: n8n cannot
 build it, so it refuses to publish it and no node of it runs, whatever the credentials (RS010 reports it).
 When n8n refuses the runs that reach the node for a required parameter left blank (RS010), the finding is a
-note that holds once the blank is filled in, as for every rule. It is a note, too, when the credential the node
+note that holds once the blank is filled in, as for every rule. A template's blank in the node's own resource (a sheet
+id "YOUR_SHEET_ID") fails it only after n8n has asked for the credential, so the finding holds as exported: a note that
+names the blank as what fails the node once the credential is mended. It is a note, too, when the credential the node
 names has an id that is a template's blank ("REPLACE_WITH_CREDENTIAL_ID") in a workflow the export does not show
 published and no other workflow of the set calls: n8n does not find that id on import, and binds the credential
 of that name and type if the project holds exactly one or leaves the slot for the owner
@@ -146,7 +148,7 @@ like a named id. A blank in a workflow shown published, or in one another workfl
 					outcome = "the editor will not publish the workflow (the node has issues), though no run reaches the node"
 				}
 			}
-			d := analyze.Diagnostic{Node: n, Pos: pos}
+			d := analyze.Diagnostic{Node: n, Pos: pos, FaultFirst: true} // n8n asks for the credential before any request: a blank resource fails it only after
 			if p, c, ok := otherRefuser(refusers, refused, n); ok && !m.stored && analyze.RunStateOf(pass.Workflow) != analyze.RunShown && !calledByAnother(pass) {
 				// n8n refuses to publish the workflow for another node's
 				// credential, through the API too: no published run

@@ -282,7 +282,7 @@ node on a path an enabled trigger reaches:
   Model sub-node must be connected and enabled" (get-input-connection-data.ts validateInputConfiguration), and
   its tools never run.
 
-A trigger also never starts a run when a node it reaches along main connections (at any depth, whatever
+A trigger also starts no run that does any work when a node it reaches along main connections (at any depth, whatever
 the output, even one its runs would not take) leaves empty a parameter n8n requires and shows for the
 node's values: required, a text, options or date value, "" or absent with an empty default (an HTTP
 Request's URL, a Typeform Trigger's form), or a resource locator whose value is ""
@@ -809,6 +809,12 @@ so an active export beside it stays a note.`,
 				d.Severity = analyze.Note
 			}
 			m, param, refused := g.StartRefused(n)
+			if refused && g.Spec(n).Role == n8nschema.RoleTrigger {
+				// The trigger does fire: each run it starts is refused
+				// before any node runs (readers took "never starts a
+				// run" and "each of its runs fails" for a contradiction).
+				d.Message = strings.Replace(d.Message, "never starts a run:", "starts no run that does any work:", 1)
+			}
 			// A sub-workflow's node whose every caller a person starts in
 			// the editor (an agent behind a test chat) is watched too; a
 			// refused start says what n8n does first (below). Only a node
