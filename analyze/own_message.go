@@ -230,9 +230,10 @@ func empty(v n8nschema.Value) bool {
 // that returns no row outputs {success: true} (Postgres/v2/helpers/utils.js
 // configureQueryRunner, emptyReturnData, for every operation but select;
 // MySql/v2/helpers/utils.js prepareOutput, for every operation); later
-// versions output nothing for a select that finds nothing. An aggregate
-// with no GROUP BY (SELECT count(*) FROM t) answers one row even on an
-// empty table (oneRowQuery).
+// versions output nothing for a select that finds nothing (a WITH … SELECT
+// is a select: findTopLevelCommand skips WITH). An aggregate with no GROUP
+// BY (SELECT count(*) FROM t) answers one row even on an empty table, and
+// so does a WITH query that cross-joins such CTEs (oneRowQuery).
 func sqlAlwaysAnswers(n *n8nschema.Node) bool {
 	typ := strings.TrimSuffix(n.Type, "Tool")
 	if typ != "n8n-nodes-base.postgres" && typ != "n8n-nodes-base.mySql" || n.TypeVersion < 2 {

@@ -1,11 +1,13 @@
 package analyze
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -61,9 +63,87 @@ func TestOneRowQuery(t *testing.T) {
 		{"SELECT 'count(' FROM t", false},
 		{"SELECT count(*) FROM t WHERE s = 'x", false},
 		{"", false},
+		{"SELECT unnest('{}'::int[])", false},
+		{"SELECT count(*) FROM (t", false},
+		{"SELECT count(*)) FROM t", false},
+		// A WITH query whose main SELECT reads only CTEs that answer a row.
+		{"WITH d AS (SELECT current_date - 1 AS day), p AS (SELECT count(*) AS n FROM pay CROSS JOIN d WHERE pay.day = d.day), " +
+			"h AS (SELECT extract(hour FROM at) AS hr FROM pay GROUP BY 1 ORDER BY count(*) DESC LIMIT 1) " +
+			"SELECT d.day, p.n, h.hr FROM d CROSS JOIN p LEFT JOIN h ON TRUE;", true},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT max(y) AS y FROM t) SELECT * FROM a, b ORDER BY x", true},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT * FROM a) SELECT * FROM b AS bb CROSS JOIN a AS aa", true},
+		{"WITH a(x) AS MATERIALIZED (SELECT 1), b AS NOT MATERIALIZED (SELECT * FROM t) SELECT * FROM a LEFT OUTER JOIN b USING (x)", true},
+		{`WITH a AS (SELECT 1 AS x) SELECT * FROM a "A"`, true},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a CROSS JOIN users", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a, public.users u", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM users LEFT JOIN a ON TRUE", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a LEFT JOIN users u ON TRUE", false},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT count(*) FROM t) SELECT * FROM a CROSS JOIN b WHERE b.count > 0", false},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT count(*) FROM t) SELECT * FROM a JOIN b ON TRUE", false},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT count(*) FROM t) SELECT * FROM a INNER JOIN b ON a.x = b.count", false},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT * FROM t) SELECT * FROM a CROSS JOIN b", false},
+		{"WITH a AS (SELECT 1 AS x), b AS (SELECT x FROM a WHERE x > 1) SELECT * FROM b", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a LIMIT 0", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a, LATERAL (SELECT 2) l", false},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM (SELECT 1) s CROSS JOIN a", false},
+		{"WITH a AS (SELECT '{}'::int[] AS v) SELECT unnest(v) FROM a", false},
+		{"WITH RECURSIVE a AS (SELECT 1 AS x) SELECT * FROM a", false},
+		{"WITH a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a", false},
+		{"WITH a AS (SELECT 1), a AS (SELECT 2) SELECT * FROM a", false},
+		{`WITH "a" AS (SELECT 1) SELECT * FROM "b"`, false},
+		{"WITH a AS (WITH b AS (SELECT 1) SELECT * FROM b) SELECT * FROM a", false},
+		{"WITH a AS (DELETE FROM q RETURNING id) SELECT * FROM a", false},
+		{"WITH a AS (SELECT 1 SELECT * FROM a", false},
+		{"WITH a AS (SELECT 1)) SELECT * FROM a", false},
+		{"WITH a AS (SELECT ')' AS x) SELECT * FROM a", true},
+		{"WITH a AS (SELECT 1 AS x) SELECT * FROM a LEFT JOIN a b ON left(b.x::text, 1) = '1'", false},
 	} {
 		if got := oneRowQuery(c.q); got != c.want {
 			t.Errorf("oneRowQuery(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestOneRowQueryLinear: hostile queries (long runs of parentheses,
+// 100 k common table expressions, nested WITHs, long names, many quotes)
+// are read in time linear in their length; a reader that looked ahead
+// once per "(" or read a word from each of its bytes, or read a CTE's
+// body once per CTE that names it, would take minutes here.
+func TestOneRowQueryLinear(t *testing.T) {
+	const n = 100_000
+	var chain, names strings.Builder
+	chain.WriteString("WITH a0 AS (SELECT 1 AS x)")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&chain, ", a%d AS (SELECT * FROM a%d)", i, i-1)
+		fmt.Fprintf(&names, ", a%d", i)
+	}
+	for _, c := range []struct {
+		name string
+		q    string
+		want bool
+	}{
+		{"CTE chain", chain.String() + " SELECT * FROM a0" + names.String(), true},
+		{"CTE chain with a table", chain.String() + " SELECT * FROM a0" + names.String() + ", t", false},
+		{"nested WITH", strings.Repeat("WITH a AS (", n) + "SELECT 1" + strings.Repeat(") SELECT * FROM a", n), false},
+		{"open parentheses", "SELECT " + strings.Repeat("(", n) + "1", false},
+		{"open parentheses in a CTE", "WITH a AS " + strings.Repeat("(", n) + "SELECT 1 SELECT * FROM a", false},
+		{"closing parentheses", "WITH a AS (SELECT 1" + strings.Repeat(")", n) + " SELECT * FROM a", false},
+		{"spaced parentheses", "SELECT " + strings.Repeat("( ", n) + "x" + strings.Repeat(")", n) + " FROM t", false},
+		{"nested subqueries", "SELECT " + strings.Repeat("(SELECT ", n) + "1" + strings.Repeat(")", n), true},
+		{"long name", "WITH a AS (SELECT 1) SELECT " + strings.Repeat("b", 10*n) + " FROM a", true},
+		{"many quotes", "WITH a AS (SELECT 1) SELECT " + strings.Repeat("'x', \"y\", ", n) + "1 FROM a", true},
+		{"unterminated quote", "WITH a AS (SELECT 1) SELECT " + strings.Repeat("'x', ", n) + "' FROM a", false},
+		{"same name", "WITH " + strings.Repeat("a AS (SELECT 1), ", n) + "b AS (SELECT 1) SELECT * FROM a", false},
+	} {
+		start := time.Now()
+		got := oneRowQuery(c.q)
+		if got != c.want {
+			t.Errorf("%s: oneRowQuery = %v, want %v", c.name, got, c.want)
+		}
+		// Linear: well under a second for these few megabytes, on a slow
+		// machine too; quadratic: 10^10 steps and more.
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: %d bytes read in %v", c.name, len(c.q), d)
 		}
 	}
 }
