@@ -175,6 +175,9 @@ type Finding struct {
 	// FoldKey: findings of one rule with the same key across the set are
 	// reported once (Fold); empty never folds.
 	FoldKey string
+	// FoldLead: among the findings of its FoldKey and severity, this one
+	// leads the fold (Diagnostic.FoldLead).
+	FoldLead bool
 	// Repair is the finding's repair, built by fix.Attach with the rule's
 	// RepairWith; nil when it has none (or before fix.Attach ran).
 	Repair     *Repair
@@ -202,6 +205,10 @@ type Diagnostic struct {
 	// Report has read the blanks before it (a warning Report lowers to a
 	// note folds too); a warning or error stays a finding of its own.
 	NoteFoldKey string
+	// FoldLead: the diagnostic says what matters most among those it folds
+	// with at its severity (a request part dropped, beside names that change
+	// nothing sent), so the fold keeps it rather than the first.
+	FoldLead bool
 	// Repair builds the finding's repair (nil: none).
 	Repair RepairFunc
 	// Stored: the finding holds whether or not a run starts (n8n cannot
@@ -300,6 +307,7 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.NoteFoldKey != "" && f.Severity <= Note {
 		f.FoldKey = d.NoteFoldKey
 	}
+	f.FoldLead = d.FoldLead
 	p.found = append(p.found, f)
 }
 

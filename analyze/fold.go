@@ -67,12 +67,13 @@ func Fold(fs []Finding, rules []*Rule) []Finding {
 	type foldKey struct{ rule, key string }
 	// lead is the finding kept for a key: the first of the most severe,
 	// so that what it says (reached by a schedule, not only by hand; not
-	// behind another) is what the kept severity stands for.
+	// behind another) is what the kept severity stands for, and among
+	// those the first that asks to lead (FoldLead).
 	lead := map[foldKey]int{} // → index in fs
 	for i := range fs {
 		if f := &fs[i]; !drop[i] && f.FoldKey != "" {
 			k := foldKey{f.RuleID, f.FoldKey}
-			if j, ok := lead[k]; !ok || f.Severity > fs[j].Severity {
+			if j, ok := lead[k]; !ok || f.Severity > fs[j].Severity || f.Severity == fs[j].Severity && f.FoldLead && !fs[j].FoldLead {
 				lead[k] = i
 			}
 		}

@@ -94,3 +94,22 @@ func TestFoldKeepsTheMostSevere(t *testing.T) {
 		t.Errorf("with Behind an error, Fold kept %s with fingerprint %s, want Behind with %s", again.Node, again.Fingerprint, out[0].Fingerprint)
 	}
 }
+
+// Among findings of one severity the one that asks to lead is kept; a more
+// severe one still comes first.
+func TestFoldLead(t *testing.T) {
+	rules := []*Rule{{ID: "RS011"}}
+	at := func(line int) n8nschema.Pos { return n8nschema.Pos{Line: line, Col: 1} }
+	mk := func(node string, line int, sev Severity, lead bool) Finding {
+		return Finding{RuleID: "RS011", File: "a.json", Workflow: "A", Node: node, Pos: at(line), Severity: sev,
+			Message: node + " drops", FoldKey: "a.json\x01\x01", FoldLead: lead}
+	}
+	fs := []Finding{mk("Name", 3, Note, false), mk("Method", 5, Note, true), mk("Body", 7, Note, true)}
+	if out := Fold(slices.Clone(fs), rules); len(out) != 1 || out[0].Node != "Method" {
+		t.Errorf("Fold kept %v, want one finding at Method", out)
+	}
+	fs[0].Severity = Warning
+	if out := Fold(slices.Clone(fs), rules); len(out) != 1 || out[0].Node != "Name" {
+		t.Errorf("with Name a warning, Fold kept %v, want Name", out)
+	}
+}

@@ -35,8 +35,8 @@ not a switch or a kind, such as "sendBody", "specifyHeaders": "keypair", "bodyCo
 sends something other than what was written (a GET with no body for a POST; a call without its API key, which the
 service answers 401). Otherwise it is a note: the value is not read, but what that costs depends on what the node
 would have done with it. One finding per node, at the first such parameter (a request's part before others); the
-rest are named in it. The notes of one workflow, a request's part's among them, are one finding, at its first such
-node, with the other nodes as related places: a workflow that stores parameters its nodes' versions lack was written
+rest are named in it. The notes of one workflow, a request's part's among them, are one finding, at its first node
+that loses a request's part (else its first such node), with the other nodes as related places: a workflow that stores parameters its nodes' versions lack was written
 for other versions, by hand or by a model. The versions that have the parameter are named by runs of the node
 table's versions ("v1 and v2.2 to v2.7 have it" for Postgres "columns", which v2 and v2.1 lack).
 Left out: a method the node sends anyway ("httpMethod": "GET" on a v1 node, which sends GET), a node whose typeVersion is missing or is not one the node table lists exactly, a type n8n does not ship
@@ -144,11 +144,13 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 	d.Message = msg
 	// A workflow whose nodes store parameters their versions do not have
 	// was written for other versions (by hand or by a model): its notes
-	// are one finding, at the first such node, the others as related
+	// are one finding, at the first node that loses a request's part (else
+	// the first such node), the others as related
 	// places. A request part's warning stays on its own; one Report
 	// lowers to a note (a blank every run stops at first) folds too.
 	w := pass.Workflow
 	d.NoteFoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
+	d.FoldLead = rd.part != "" // a part of a request dropped says more than a name that changes nothing sent
 	if rd.part == "" {
 		// What n8n drops it drops whether or not a run starts: a blank
 		// elsewhere (often the parameter this one was meant to be) does
