@@ -215,6 +215,10 @@ type ctx struct {
 	drv    *n8nschema.Node
 	unb    bool
 	fanUnb bool
+	// gate is true when unb holds only through a restart behind a node
+	// that routes items by their content (Factor.Gate): the restarted
+	// runs repeat the node only if they take that way.
+	gate bool
 }
 
 var one = ctx{att: 1, fan: 1}
@@ -223,8 +227,9 @@ var one = ctx{att: 1, fan: 1}
 // larger fan-out.
 func worse(a, b ctx) ctx {
 	out := a
-	if b.unb && !a.unb || b.unb == a.unb && (b.att > a.att || b.att == a.att && a.link == nil) {
-		out.att, out.unb, out.link = b.att, b.unb, b.link
+	// Of two unbounded attempts, the sure one (no gate) is worse.
+	if b.unb && !a.unb || b.unb && a.gate && !b.gate || b.unb == a.unb && a.gate == b.gate && (b.att > a.att || b.att == a.att && a.link == nil) {
+		out.att, out.unb, out.link, out.gate = b.att, b.unb, b.link, b.gate
 	}
 	// Of two equal fans, the one the workflow's own runs reach (no
 	// caller's) is kept: the figure holds without the caller.
@@ -885,12 +890,19 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
+	var gated []int32
+	if len(marks) > 0 {
+		gated = a.restartGates(rcomp, unb, &marks)
+	}
 	selfTrig := make([]bool, failV)
 	for wi, g := range a.gs {
 		g.selfTrig = selfTrig[a.base[wi] : a.base[wi]+len(g.Nodes) : a.base[wi]+len(g.Nodes)]
 	}
 	for v := range mark {
 		mark[v] = unb[rcomp[v]]
+		if gated != nil && gated[v] >= 0 {
+			mark[v] = gated[v]
+		}
 		if mark[v] >= 0 && a.nodes[v] != nil {
 			wi := a.wfOf[v]
 			a.gs[wi].selfTrig[v-a.base[wi]] = true
@@ -905,7 +917,9 @@ func (a *amp) run(failV int) {
 			marks = append(marks, Factor{Kind: KindLoop, Unbounded: true, Node: l.Back.Name, Via: l.Head.Name,
 				Workflow: g.Workflow.Label(), Pos: l.Back.Pos, Source: g.Workflow.Source})
 			for _, nd := range l.Nodes {
-				if v := a.vertex(wi, g, nd); mark[v] < 0 {
+				// A loop inside the run repeats surely, a gated restart
+				// only if the restarted runs come this way.
+				if v := a.vertex(wi, g, nd); mark[v] < 0 || marks[mark[v]].Gate != "" {
 					mark[v] = id
 				}
 			}
@@ -947,6 +961,7 @@ func (a *amp) run(failV int) {
 			l.f, l.prev = marks[m], x.link
 			markLink[k] = l
 		}
+		x.gate = marks[m].Gate != "" && (!x.unb || x.gate)
 		x.unb, x.link = true, l
 		return x
 	}
@@ -1009,6 +1024,123 @@ func (a *amp) run(failV int) {
 		}
 	}
 	a.operations(cur)
+}
+
+// restartGates finds, in each cycle of executions (a restricted component
+// with an unbounded self-trigger factor, unb), the vertices a restarted run
+// reaches only through a node that routes items by their content (an If, a
+// Switch, a Filter, a Text Classifier: routesByContent). A restart enters
+// at the targets of the calls and error-workflow runs that close the cycle;
+// what a run reaches from there without passing such a node runs on every
+// trip, surely without bound. A vertex behind one runs again only if the
+// restarted runs take that way, which the data decides (a Slack bot's own
+// post, which starts the run again, may well fail the test a person's
+// message passes): it keeps the unbounded figure, the worst case, with a
+// copy of the component's factor that names the first gate on its way
+// (Factor.Gate), appended to marks. The result is, by vertex, that
+// factor's index, or -1 for the vertices no gate holds; nil when no cycle
+// has a gate. One walk from the entries stopping at the gates, then one
+// from the gates: linear in the edges.
+func (a *amp) restartGates(rcomp, unb []int32, marks *[]Factor) []int32 {
+	const unseen, sure = -2, -1
+	var label []int32
+	var queue []int32
+	for u, es := range a.adj {
+		c := rcomp[u]
+		if unb[c] < 0 {
+			continue
+		}
+		for _, e := range es {
+			if e.counter || rcomp[e.to] != c || (e.kind != kCall && e.kind != kError) {
+				continue
+			}
+			if label == nil {
+				label = make([]int32, len(a.adj))
+				for i := range label {
+					label[i] = unseen
+				}
+			}
+			if label[e.to] == unseen {
+				label[e.to] = sure
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	var gates []int32
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		if routesByContent(a.nodes[u]) {
+			gates = append(gates, u) // it runs; what follows it may not
+			continue
+		}
+		for _, e := range a.adj[u] {
+			if !e.counter && rcomp[e.to] == rcomp[u] && label[e.to] == unseen {
+				label[e.to] = sure
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	if len(gates) == 0 {
+		return nil
+	}
+	queue = queue[:0]
+	for _, b := range gates {
+		m := int32(-1)
+		for _, e := range a.adj[b] {
+			if e.counter || rcomp[e.to] != rcomp[b] || label[e.to] != unseen {
+				continue
+			}
+			if m < 0 {
+				f := (*marks)[unb[rcomp[b]]]
+				f.Gate = a.nodes[b].Name
+				m = int32(len(*marks))
+				*marks = append(*marks, f)
+			}
+			label[e.to] = m
+			queue = append(queue, e.to)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		for _, e := range a.adj[u] {
+			if !e.counter && rcomp[e.to] == rcomp[u] && label[e.to] == unseen {
+				label[e.to] = label[u]
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	for i, l := range label {
+		if l < 0 {
+			label[i] = -1
+		}
+	}
+	return label
+}
+
+// routesByContent reports an enabled node that sends each item one way or
+// another, or drops it, by what the item holds: an If, Switch or Filter
+// whose test reads the items (readsItems: a test of $runIndex alone, or of
+// fixed values, sends a fresh execution's run the way it sent the first),
+// and the classifiers whose outputs are categories of the text they read
+// (Text Classifier, Sentiment Analysis, Guardrails' pass and fail).
+func routesByContent(n *n8nschema.Node) bool {
+	if n == nil || n.Disabled {
+		return false
+	}
+	switch n.Type {
+	case n8nschema.TypeTextClassifier, n8nschema.TypeSentimentAnalysis, n8nschema.TypeGuardrails:
+		k, _ := declaredOutputs(n)
+		return k > 1
+	}
+	if !n8nschema.IsBranch(n.Type) {
+		return false
+	}
+	found := false
+	n.Params().Scalars(func(v n8nschema.Value) bool {
+		found = v.Kind() == n8nschema.String && readsItems(v.Str())
+		return !found
+	})
+	return found
 }
 
 // branchesOf maps each restricted component to its first If, Switch or

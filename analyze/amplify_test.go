@@ -53,12 +53,13 @@ type fac struct {
 	Unbounded bool
 	Node, Via string
 	Workflow  string
+	Gate      string
 }
 
 func facs(fs []Factor) []fac {
 	out := []fac{}
 	for _, f := range fs {
-		out = append(out, fac{f.Kind, f.Value, f.Unbounded, f.Node, f.Via, f.Workflow})
+		out = append(out, fac{f.Kind, f.Value, f.Unbounded, f.Node, f.Via, f.Workflow, f.Gate})
 	}
 	return out
 }
@@ -598,5 +599,94 @@ func TestOutsideCallers(t *testing.T) {
 	// The manager's own model: no caller.
 	if m := op(t, s, "Manager Agent", "Manager Model"); m.Outside != nil {
 		t.Errorf("manager model has a caller: %+v", levels(m.Outside))
+	}
+}
+
+// TestRestartGates: in a cycle of executions, what a restarted run reaches
+// from where the restart enters without passing a node that routes items
+// by their content repeats surely; what sits behind one repeats only if
+// the restarted runs take that way, and its factor names that node. A test
+// of $runIndex alone, or of fixed values, routes a fresh execution the way
+// it routed the first: no gate. A loop inside the run repeats surely.
+func TestRestartGates(t *testing.T) {
+	slack := `{"name":"S","nodes":[
+	  {"name":"Slack Trigger","type":"n8n-nodes-base.slackTrigger","typeVersion":1,"webhookId":"w1","parameters":{"trigger":["message"],"channelId":{"__rl":true,"value":"C1","mode":"id"}},"credentials":{"slackApi":{"id":"zHmS9uYPhamAf7ed","name":"Slack"}}},
+	  {"name":"Read","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.com/read"}},
+	  {"name":"Missing?","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions":{"conditions":[{"leftValue":"={{ $json.files }}","rightValue":"","operator":{"type":"string","operation":"empty","singleValue":true}}],"combinator":"and"}}},
+	  {"name":"Failed","type":"n8n-nodes-base.slack","typeVersion":2.5,"webhookId":"w2","parameters":{"select":"channel","channelId":{"__rl":true,"value":"C1","mode":"id"},"text":"failed"},"credentials":{"slackApi":{"id":"zHmS9uYPhamAf7ed","name":"Slack"}}},
+	  {"name":"Write","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.example.com/posts"}},
+	  {"name":"Done","type":"n8n-nodes-base.slack","typeVersion":2.5,"webhookId":"w3","parameters":{"select":"channel","channelId":{"__rl":true,"value":"C1","mode":"id"},"text":"done"},"credentials":{"slackApi":{"id":"zHmS9uYPhamAf7ed","name":"Slack"}}}
+	],"connections":{
+	  "Slack Trigger":{"main":[[{"node":"Read","type":"main","index":0}]]},
+	  "Read":{"main":[[{"node":"Missing?","type":"main","index":0}]]},
+	  "Missing?":{"main":[[{"node":"Failed","type":"main","index":0}],[{"node":"Write","type":"main","index":0}]]},
+	  "Write":{"main":[[{"node":"Done","type":"main","index":0}]]}
+	}}`
+	s := Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("s.json", []byte(slack)))}, DefaultOptions())
+	for node, gate := range map[string]string{"Read": "", "Write": "Missing?", "Failed": "Missing?", "Done": "Missing?"} {
+		o := op(t, s, "S", node)
+		f, ok := Factor{}, false
+		for _, x := range o.Factors {
+			if x.Kind == KindSelfTrigger {
+				f, ok = x, true
+			}
+		}
+		if !o.Unbounded || !ok || f.Gate != gate {
+			t.Errorf("%s: unbounded %v factors %v, want a self-trigger with gate %q", node, o.Unbounded, facs(o.Factors), gate)
+		}
+	}
+
+	// A loop inside the run behind the gate repeats Write surely: the
+	// loop's factor, not the gated restart's.
+	looped := strings.Replace(strings.Replace(slack,
+		`"parameters":{"method":"POST","url":"https://api.example.com/posts"}}`,
+		`"onError":"continueErrorOutput","parameters":{"method":"POST","url":"https://api.example.com/posts"}},
+	  {"name":"Pause","type":"n8n-nodes-base.wait","typeVersion":1.1,"parameters":{"amount":5}}`, 1),
+		`"Write":{"main":[[{"node":"Done","type":"main","index":0}]]}`,
+		`"Write":{"main":[[{"node":"Done","type":"main","index":0}],[{"node":"Pause","type":"main","index":0}]]},
+	  "Pause":{"main":[[{"node":"Write","type":"main","index":0}]]}`, 1)
+	s = Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("l.json", []byte(looped)))}, DefaultOptions())
+	if o := op(t, s, "S", "Write"); !o.Unbounded || len(o.Factors) == 0 || o.Factors[0].Kind != KindLoop || o.Factors[0].Gate != "" {
+		t.Errorf("looped Write: unbounded %v factors %v, want the loop first, no gate", o.Unbounded, facs(o.Factors))
+	}
+
+	// The seed incident: no gate before the failing call or on the error
+	// output that restarts; and a $runIndex guard is none.
+	for _, tt := range []struct{ file, wf string }{
+		{"seed_self_webhook.json", "Nightly catalog enrichment"},
+		{"seed_batches.json", "Seed with batches"},
+	} {
+		s := load(t, DefaultOptions(), tt.file)
+		for _, o := range s.Operations {
+			if o.Workflow.Label() != tt.wf {
+				continue
+			}
+			for _, f := range o.Factors {
+				if f.Gate != "" {
+					t.Errorf("%s: %s has gate %q, want none", tt.file, o.Node.Name, f.Gate)
+				}
+			}
+		}
+	}
+
+	// Two workflows that call each other: the restart enters both; B's
+	// call back sits behind its If.
+	pair := `[{"id":"wfA","name":"A","nodes":[
+	  {"name":"When called","type":"n8n-nodes-base.executeWorkflowTrigger","typeVersion":1.1,"parameters":{}},
+	  {"name":"Fetch","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.com/a"}},
+	  {"name":"Call B","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"workflowId":"wfB"}}
+	],"connections":{"When called":{"main":[[{"node":"Fetch","type":"main","index":0}]]},"Fetch":{"main":[[{"node":"Call B","type":"main","index":0}]]}}},
+	{"id":"wfB","name":"B","nodes":[
+	  {"name":"When called","type":"n8n-nodes-base.executeWorkflowTrigger","typeVersion":1.1,"parameters":{}},
+	  {"name":"More?","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions":{"conditions":[{"leftValue":"={{ $json.next }}","rightValue":"","operator":{"type":"string","operation":"notEmpty","singleValue":true}}],"combinator":"and"}}},
+	  {"name":"Page","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.com/b"}},
+	  {"name":"Call A","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,"parameters":{"workflowId":"wfA"}}
+	],"connections":{"When called":{"main":[[{"node":"More?","type":"main","index":0}]]},"More?":{"main":[[{"node":"Page","type":"main","index":0}]]},"Page":{"main":[[{"node":"Call A","type":"main","index":0}]]}}}]`
+	s = Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("p.json", []byte(pair)))}, DefaultOptions())
+	for _, tt := range []struct{ wf, node, gate string }{{"A", "Fetch", ""}, {"B", "Page", "More?"}} {
+		o := op(t, s, tt.wf, tt.node)
+		if !o.Unbounded || len(o.Factors) == 0 || o.Factors[0].Kind != KindSelfTrigger || o.Factors[0].Gate != tt.gate {
+			t.Errorf("%s/%s: unbounded %v factors %v, want a self-trigger with gate %q", tt.wf, tt.node, o.Unbounded, facs(o.Factors), tt.gate)
+		}
 	}
 }

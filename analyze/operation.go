@@ -128,6 +128,11 @@ type Factor struct {
 	// Via is a second node the factor goes through: the webhook or trigger
 	// a self-trigger re-starts, the loop head a loop returns to.
 	Via string
+	// Gate names, on a self-trigger factor, the node that routes items by
+	// their content (an If, a Switch, a Filter) behind which the operation
+	// sits in the cycle: the restart repeats it only if the restarted runs
+	// take that way (amplify.go restartGates); "" when every trip runs it.
+	Gate string
 }
 
 // Outside is a call from another workflow that runs an operation's

@@ -324,7 +324,7 @@ func (t *Texts) factors(fs []Factor) []Factor {
 	out := make([]Factor, len(fs))
 	for i, f := range fs {
 		// (Kind is one of the Kind constants.)
-		f.Node, f.Workflow, f.Via = strings.Clone(f.Node), t.copy(f.Workflow), strings.Clone(f.Via)
+		f.Node, f.Workflow, f.Via, f.Gate = strings.Clone(f.Node), t.copy(f.Workflow), strings.Clone(f.Via), strings.Clone(f.Gate)
 		f.Pos = t.pos(f.Pos)
 		out[i] = f
 	}

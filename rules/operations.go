@@ -76,12 +76,23 @@ func factorOf(op *analyze.Operation, kinds ...string) (analyze.Factor, bool) {
 // unboundedBy names what makes an operation unbounded:
 // `a self-trigger through "Restart"`, `an unguarded loop through "Retry"`.
 func unboundedBy(op *analyze.Operation) string {
-	for _, f := range op.Factors {
+	// A sure cause first: a restart behind a gate only may repeat op.
+	fs := op.Factors
+	for i, f := range fs {
+		if f.Unbounded && f.Gate == "" {
+			fs = fs[i:]
+			break
+		}
+	}
+	for _, f := range fs {
 		if !f.Unbounded {
 			continue
 		}
 		switch f.Kind {
 		case analyze.KindSelfTrigger:
+			if f.Gate != "" {
+				return fmt.Sprintf("the workflow re-starts itself through %q, %s", f.Node, gateClause(f.Gate))
+			}
 			return fmt.Sprintf("the workflow re-starts itself through %q", f.Node)
 		case analyze.KindLoop:
 			return fmt.Sprintf("an unguarded loop back through %q", f.Node)
@@ -99,6 +110,36 @@ func unboundedBy(op *analyze.Operation) string {
 		return "its calls per item have no bound"
 	}
 	return "its attempts have no bound"
+}
+
+// restartGate is the gate of op's restart when all that leaves op's
+// attempts without a bound is a self-restart that reaches op only through
+// a node routing items by their content (analyze.Factor.Gate): the
+// restarted runs repeat op only if they take that way, which the data
+// decides (a Slack bot's own post may fail the test a person's message
+// passes). "" otherwise: op is bounded, or something repeats it surely.
+func restartGate(op *analyze.Operation) string {
+	if !op.Unbounded {
+		return ""
+	}
+	gate := ""
+	for _, f := range op.Factors {
+		if !f.Unbounded {
+			continue
+		}
+		if f.Kind != analyze.KindSelfTrigger || f.Gate == "" {
+			return ""
+		}
+		if gate == "" {
+			gate = f.Gate
+		}
+	}
+	return gate
+}
+
+// gateClause is the condition a gated restart repeats an operation on.
+func gateClause(gate string) string {
+	return fmt.Sprintf("if %q sends the restarted runs this way", gate)
 }
 
 // crossExecution reports whether an operation's unbounded factor spans

@@ -16,7 +16,10 @@ calls per item have no upper bound (the workflow re-starts itself, an error outp
 a pagination has no limit), nothing bounds what one bad night costs: the loop runs until someone notices
 or the provider's own limit stops it, which also stops every other workflow on that key. Where the workflow
 re-starts itself once per failed item (RS102), the trips multiply: each trip's attempts are paid once per
-execution, and the executions grow threefold per trip with three failed items. A workflow's
+execution, and the executions grow threefold per trip with three failed items. A
+restart that reaches the call only past an If, Switch, Filter or classifier of the cycle is a warning, with the
+condition in its words: the restarted run repeats the call only if its item takes that way (a Slack bot's own post
+may fail the test a person's message passes), which stormcheck cannot tell. A workflow's
 executionTimeout bounds a loop inside one execution, so such loops are not reported when one is set; it
 cannot bound a self-trigger, because every trip is a new execution. Declaring the provider's hard spend
 limit in .stormcheck.yaml (spend.caps) tells stormcheck the spend is bounded by that cap; RS303 then
@@ -69,6 +72,10 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 				trip += ", " + perItemGrowth(pass.Set, c)
 			}
 			sev := analyze.Severity(0)
+			if restartGate(op) != "" && !(op.CallsUnbounded && !op.DataBound) {
+				// The restarted runs repeat it only if they take the gate's way.
+				sev = analyze.Warning
+			}
 			if !crossExecution(op) {
 				if paces == nil {
 					paces = analyze.Paces(pass.Set.Graph(pass.Workflow))

@@ -110,6 +110,9 @@ it); without the setting there is no repair, since the right cap depends on the 
 			switch {
 			case op.SpendUnbounded:
 				d.Message = fmt.Sprintf("model call in node %q (%s) has no max-tokens bound: each attempt may bill %s, and its attempts have no bound", op.Node.Name, modelText(op), ceiling)
+				if g := restartGate(op); g != "" && !(op.CallsUnbounded && !op.DataBound) {
+					d.Message += " " + gateClause(g)
+				}
 				// The loop that repeats the call is RS301's (and RS103's)
 				// finding: the missing cap is judged per call.
 				if call, ok := op.CostPerCallUSD(pass.Options); ok && perCallNote(pass, op, call, atScale) {

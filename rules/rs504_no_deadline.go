@@ -18,7 +18,10 @@ retrying finishes all its attempts first. stormcheck does the arithmetic per cal
 per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family models' 60 s) plus the waits
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
-this rule says that nothing else will. A loop that waits for a person on every trip is not reported,
+this rule says that nothing else will. Where the restart reaches the call only past an If, Switch, Filter or
+classifier of the cycle, the finding is a note: the restarted run repeats the call only if its item takes that
+way, which the data decides (a Slack bot's own post, which restarts a workflow on a Slack Trigger, may fail the
+test for files or text a person's message passes), and the message says the condition. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty
 (in memory, or a remote list whose every item each pass removes by id until the list comes back empty, as
@@ -51,11 +54,18 @@ workflow that re-starts itself in a new execution (RS102).`,
 		ops := liveOps(pass)
 		if limit <= 0 {
 			// One finding per workflow, on the call that matters most:
-			// paid first, then writes, then the first in the file.
+			// one that surely runs without bound before one a gated
+			// restart may repeat, paid first, then writes, then the first
+			// in the file.
 			var op *analyze.Operation
+			opGated := false
 			for _, o := range ops {
-				if unboundedInOneRun(o) && (op == nil || rank(o) > rank(op)) {
-					op = o
+				if !unboundedInOneRun(o) {
+					continue
+				}
+				g := gatedInOneRun(o)
+				if op == nil || opGated && !g || g == opGated && rank(o) > rank(op) {
+					op, opGated = o, g
 				}
 			}
 			if op != nil {
@@ -68,6 +78,9 @@ workflow that re-starts itself in a new execution (RS102).`,
 					extra = ", and each restart is a new execution that a timeout would not stop either"
 				}
 				sev := analyze.Severity(0)
+				if opGated {
+					sev = analyze.Note // only if the restarted runs take the gate's way
+				}
 				if !crossExecution(op) && (analyze.PersonPaced(analyze.PacesWithCallers(pass.Set, w), op.Node) || watched(pass, op.Node)) {
 					sev = analyze.Note // the person who started it sees it hang
 				}
@@ -128,6 +141,18 @@ func rank(op *analyze.Operation) int {
 // own: an agent's rounds, pagination; a caller's fan is not told apart).
 func unboundedInOneRun(op *analyze.Operation) bool {
 	return ownUnbounded(op) || op.CallsUnbounded && !op.DataBound
+}
+
+// gatedInOneRun reports an operation that one execution runs without
+// bound only through a restart behind a gate (restartGate): the
+// restarted runs repeat it only if they take the gate's way.
+func gatedInOneRun(op *analyze.Operation) bool {
+	if op.CallsUnbounded && !op.DataBound {
+		return false
+	}
+	own := *op
+	own.Factors = ownFactors(op)
+	return restartGate(&own) != ""
 }
 
 // ownUnbounded reports an unbounded factor of op's own workflow.

@@ -10,8 +10,12 @@ import (
 
 // Helpers that word findings.
 
-// attemptsText is "up to 5 times" or "without bound".
+// attemptsText is "up to 5 times" or "without bound" (with the condition
+// when only a gated restart repeats op: restartGate).
 func attemptsText(op *analyze.Operation) string {
+	if g := restartGate(op); g != "" {
+		return "without bound " + gateClause(g) // "if "If" sends the restarted runs this way"
+	}
 	if op.Unbounded {
 		return "without bound"
 	}
