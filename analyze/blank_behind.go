@@ -123,7 +123,8 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 }
 
 // blankOf reports a node that names a template's blank, so that its call
-// fails on every item as exported: a target (n8nschema.BlankTarget), a key
+// fails on every item as exported: a target (n8nschema.BlankTarget), or
+// one a config Set node holds as a template's blank (configTarget), a key
 // a config Set node leaves blank (blankKey), a key typed as a blank
 // (n8nschema.BlankKey: "Bearer YOUR_API_KEY", "<your_api_key>"), a
 // credential whose id is a blank or that names no credential at all
@@ -170,6 +171,10 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 	}
 	if param, ok := n8nschema.BlankTarget(n); ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "fails on every item"}, true
+	}
+	if param, src, field, ok := g.configTarget(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, read from %q's %q, a template's blank, names a real resource", n.Name, param, src.Name, field),
+			Until: "fails on every item"}, true
 	}
 	if where, ok := g.blankKey(n); ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %s carries a key (it reads a field a Set node leaves blank for the owner)", n.Name, where),
@@ -251,6 +256,61 @@ func CredentialBlankIs(c n8nschema.CredentialBlank) string {
 		return fmt.Sprintf("a template's blank (id %q)", c.ID)
 	}
 	return "stored with no id and no name"
+}
+
+// configTarget reports a node whose target parameter (n8nschema.EachTarget:
+// a resource locator's value, an id-named string parameter, an SMS
+// sender) is an expression that reads, whole, one field a Set node writes
+// as a template's blank id (n8nschema.BlankID: "C0XXXXXXXXX",
+// "YOUR_SPREADSHEET_ID"): ={{ $('Config').first().json.slackChannel }},
+// or {{ $json.sheetId }} from the Set node that feeds it (setFixes). A
+// Set node in manual mode writes each field it names with the literal
+// written in it on every item (nodes-base/nodes/Set/v2/manual.mode.js),
+// and the node resolves its parameter from that field, so every call asks
+// its service for the resource the blank names, as a literal one would
+// (n8nschema.BlankTarget): the one config node at a template's start
+// that holds every id for the owner to fill in. It returns the parameter,
+// the Set node (the first, when $json reads several that all write it
+// so) and the field. Only a node whose target is such an expression is
+// resolved.
+func (g *Graph) configTarget(n *n8nschema.Node) (param string, src *n8nschema.Node, field string, found bool) {
+	n8nschema.EachTarget(n, func(k, s string, nameMode bool) bool {
+		body, ok := wholeExpr(s)
+		if !ok || !strings.Contains(body, "json") {
+			return true
+		}
+		srcs, f := setSources(g, n, body)
+		if len(srcs) == 0 {
+			return true
+		}
+		for _, from := range srcs {
+			v, ok := setLiteral(from, f)
+			if !ok || !n8nschema.BlankID(v, nameMode) {
+				return true
+			}
+		}
+		param, src, field, found = k, srcs[0], f, true
+		return false
+	})
+	return param, src, field, found
+}
+
+// wholeExpr returns what the one {{ }} of a parameter's expression holds
+// when it is the whole value ("={{ $json.sheetId }}").
+func wholeExpr(s string) (string, bool) {
+	s, ok := strings.CutPrefix(strings.TrimSpace(s), "=")
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{{") || !strings.HasSuffix(s, "}}") || len(s) < 4 {
+		return "", false
+	}
+	body := s[2 : len(s)-2]
+	if strings.Contains(body, "{{") || strings.Contains(body, "}}") {
+		return "", false
+	}
+	return strings.TrimSpace(body), true
 }
 
 // blankKey reports an HTTP Request whose key, a header or query parameter

@@ -86,3 +86,46 @@ func TestBehindTypedBlanks(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigTargetBlank: a target parameter whose whole value reads a
+// field a config Set node writes as a template's blank id (by name, or as
+// $json from the Set node feeding it) makes its node a blank, named with
+// both nodes; a real-looking id, a field the value only embeds, a Set
+// field that is an expression, and an export shown published do not.
+func TestConfigTargetBlank(t *testing.T) {
+	wf := func(active string) string {
+		post := func(name, channel string) string {
+			return `{"name":"` + name + `","type":"n8n-nodes-base.slack","typeVersion":2.3,"parameters":{"select":"channel","channelId":{"__rl":true,"mode":"id","value":"` + channel + `"},"text":"hi"}}`
+		}
+		return `{"name":"w",` + active + `"nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},
+	  {"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[
+	    {"name":"slackChannel","type":"string","value":"C0XXXXXXXXX"},{"name":"realChannel","type":"string","value":"C05AB12CD"},
+	    {"name":"sheetId","type":"string","value":"YOUR_SPREADSHEET_ID"},{"name":"computed","type":"string","value":"={{ $json.channel }}"}]}}},
+	  ` + post("By name", `={{ $('Config').first().json.slackChannel }}`) + `,
+	  ` + post("Real id", `={{ $('Config').item.json.realChannel }}`) + `,
+	  ` + post("Embedded", `=C0{{ $('Config').item.json.slackChannel }}`) + `,
+	  ` + post("Computed", `={{ $('Config').item.json.computed }}`) + `,
+	  {"name":"From its feed","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"operation":"append","documentId":{"__rl":true,"mode":"id","value":"={{ $json.sheetId }}"},"sheetName":{"__rl":true,"mode":"list","value":"gid=0"}}}],
+	 "connections":{
+	  "Start":{"main":[[{"node":"Config","type":"main","index":0}]]},
+	  "Config":{"main":[[{"node":"By name","type":"main","index":0},{"node":"Real id","type":"main","index":0},{"node":"Embedded","type":"main","index":0},{"node":"Computed","type":"main","index":0},{"node":"From its feed","type":"main","index":0}]]}}}`
+	}
+	for _, c := range []struct {
+		active string
+		want   map[string]string
+	}{
+		{"", map[string]string{"By name": `node "By name"'s "channelId", read from "Config"'s "slackChannel", a template's blank`,
+			"From its feed": `"documentId", read from "Config"'s "sheetId"`, "Real id": "", "Embedded": "", "Computed": "", "Config": ""}},
+		{`"active":true,`, map[string]string{"By name": "", "From its feed": ""}},
+	} {
+		s := buildJSON(t, wf(c.active))
+		g := s.Graph(s.Workflows[0])
+		for name, want := range c.want {
+			b, ok := g.BehindBlank(g.Node(name))
+			if ok != (want != "") || ok && !strings.Contains(b.Fill, want) {
+				t.Errorf("%s%s: behind a blank %v (%s), want %q", c.active, name, ok, b.Fill, want)
+			}
+		}
+	}
+}

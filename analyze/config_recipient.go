@@ -50,9 +50,26 @@ func recipientFixedInWorkflow(g *Graph, n *n8nschema.Node) bool {
 // output, or of n's own $json) reads a field that every Set node it comes
 // from writes as a literal val for which ok holds.
 func setFixes(g *Graph, n *n8nschema.Node, expr string, ok func(val string) bool) bool {
+	srcs, field := setSources(g, n, expr)
+	if len(srcs) == 0 {
+		return false
+	}
+	for _, s := range srcs {
+		v, found := setLiteral(s, field)
+		if !found || !ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// setSources returns the nodes whose output expr (fieldRefRE) reads, the
+// named one or, for $json, the nodes that feed n, and the field it reads
+// ("owner.cell"): none when expr is no such read.
+func setSources(g *Graph, n *n8nschema.Node, expr string) ([]*n8nschema.Node, string) {
 	m := fieldRefRE.FindStringSubmatch(expr)
 	if m == nil {
-		return false
+		return nil, ""
 	}
 	var names []string
 	for _, p := range fieldPathRE.FindAllString(m[4], -1) {
@@ -67,16 +84,7 @@ func setFixes(g *Graph, n *n8nschema.Node, expr string, ok func(val string) bool
 	} else if s := g.Node(m[1] + m[2]); s != nil {
 		srcs = append(srcs, s)
 	}
-	if len(srcs) == 0 {
-		return false
-	}
-	for _, s := range srcs {
-		v, found := setLiteral(s, field)
-		if !found || !ok(v) {
-			return false
-		}
-	}
-	return true
+	return srcs, field
 }
 
 // setLiteral returns the value a Set node in manual mode writes to field

@@ -13,7 +13,7 @@ import (
 // "YourUnitId", "REPLACE_WITH_BOARD_ID"), or says "placeholder", a run of
 // x ("xxx"), "..." or "changeme". Every reader of one shares them (fillIn);
 // each adds only what its context reads: a key's free text (blankKeyWord),
-// a URL's part (blankURLPart), a resource's id (blankID), any literal
+// a URL's part (blankURLPart), a resource's id (BlankID), any literal
 // (Placeholder), a host's label (fillInLabel).
 
 // fillIn reports a token that is a fill-in: bracketed (inBrackets) or

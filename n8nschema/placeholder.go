@@ -124,12 +124,31 @@ var mockHosts = map[string][]string{
 // the account owns, and refuse "YOUR_TWILIO_PHONE_NUMBER"). As exported, every
 // call asks its service for a resource that does not exist and fails:
 // nothing is written, and the call is made only once the owner names a
-// real one. An expression is not judged, nor a name typed in the
-// locator's "name" mode that only reads like a constant ("RAW_DATA",
+// real one (BlankID: "C0XXXXXXXXX", a Slack channel masked with x, too).
+// An expression is not judged here (EachTarget's callers resolve the field
+// of a config Set node one reads), nor a name typed in the locator's "name" mode that only reads like a constant ("RAW_DATA",
 // "Token usage"), nor a GUID in braces, which is how Microsoft Graph
 // names an Excel worksheet.
 func BlankTarget(n *Node) (string, bool) {
 	param, found := "", false
+	EachTarget(n, func(k, s string, nameMode bool) bool {
+		if BlankID(s, nameMode) {
+			param, found = k, true
+			return false
+		}
+		return true
+	})
+	return param, found
+}
+
+// EachTarget calls fn with each parameter of node n that names the
+// resource the node acts on, as BlankTarget judges them: a resource
+// locator's value (nameMode when it is in the locator's "name" mode), a
+// string parameter named for an id, an SMS sender ("from"); one the
+// node's operation never sends (unsentTarget) is left out. It stops when
+// fn returns false. s is the value as written: an expression's too, which
+// a caller that resolves it reads (a field a config Set node writes).
+func EachTarget(n *Node, fn func(param, s string, nameMode bool) bool) {
 	n.Params().Each(func(k string, v Value) bool {
 		var s string
 		nameMode := false
@@ -151,13 +170,11 @@ func BlankTarget(n *Node) (string, bool) {
 		default:
 			return true
 		}
-		if blankID(s, nameMode) && !unsentTarget(n, k) {
-			param, found = k, true
-			return false
+		if unsentTarget(n, k) {
+			return true
 		}
-		return true
+		return fn(k, s, nameMode)
 	})
-	return param, found
 }
 
 // unsentTarget reports a target parameter that node n's operation, under
@@ -222,13 +239,14 @@ func unsentTarget(n *Node, param string) bool {
 	return false
 }
 
-// blankID reports a resource's id or name (a name when nameMode) that is a
+// BlankID reports a resource's id or name (a name when nameMode) that is a
 // template's blank. A literal written as an expression ("=YOUR_ID") is
 // read as its text. Placeholder's patterns are too wide here: an id or a
 // name may well be snake_case ("news_card_queue"), "todo", or hold
 // "token" ("token_usage"); a blank is a fill-in (fillIn: bracketed,
-// "your…", "replace…", "placeholder", "xxx") or SCREAMING_SNAKE_CASE.
-func blankID(s string, nameMode bool) bool {
+// "your…", "replace…", "placeholder", "xxx"), SCREAMING_SNAKE_CASE, an
+// id typed by counting (countingID) or one masked with x (maskedID).
+func BlankID(s string, nameMode bool) bool {
 	s = strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(s, "="); ok {
 		if strings.Contains(rest, "{{") {
@@ -243,7 +261,39 @@ func blankID(s string, nameMode bool) bool {
 		return true
 	}
 	// A name is the owner's words: a tab may be called RAW_DATA.
-	return !nameMode && (mayBeConstant(s) && constantRE.MatchString(s) || countingID(s))
+	return !nameMode && (mayBeConstant(s) && constantRE.MatchString(s) || countingID(s) || maskedID(s))
+}
+
+// maskedID reports an id whose author kept the prefix every such id
+// starts with and masked the rest with x: "C0XXXXXXXXX" (a Slack
+// channel), "1XXXX…" (a Google spreadsheet), "appXXXXXXXXXXXXX" (an
+// Airtable base), "+33XXXXXXXXX" (a phone number's country code),
+// "Label_XXXXXXXXXXXXXXXXXX" (a Gmail label). It ends in a run of one x
+// (one case), four long at least and no shorter than the prefix, which
+// holds letters, digits, "+", "-" and "_" alone. A service draws an id's
+// characters at random (a spreadsheet's from 64, a Slack id's from 36): a
+// run of four of one letter at its end, covering half of it, is not one
+// it issues. An id of x alone is fillIn's.
+func maskedID(s string) bool {
+	x := s[len(s)-1]
+	if x != 'X' && x != 'x' {
+		return false
+	}
+	i := len(s) - 1
+	for i > 0 && s[i-1] == x {
+		i--
+	}
+	if run := len(s) - i; run < 4 || run < i {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		switch c := s[j]; {
+		case '0' <= c && c <= '9', 'a' <= c|0x20 && c|0x20 <= 'z', c == '+', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // countingID reports an id typed by counting ("1a2b3c4d5e6f7g8h9i0j",

@@ -150,6 +150,17 @@ func TestBlankTarget(t *testing.T) {
 		{`{"dataTableId":{"__rl":true,"value":"placeholder-table-id","mode":"list"}}`, "dataTableId"},
 		{`{"documentId":"{{WEB_SHEET_ID}}"}`, "documentId"},
 		{`{"options":{"value":"YOUR_SPREADSHEET_ID","mode":"id"}}`, ""}, // no locator: no "__rl"
+		// An id masked with x after the prefix every such id has.
+		{`{"channelId":{"__rl":true,"value":"C0XXXXXXXXX","mode":"id"}}`, "channelId"},
+		{`{"documentId":{"__rl":true,"value":"1XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX","mode":"id"}}`, "documentId"},
+		{`{"baseId":"appXXXXXXXXXXXXX"}`, "baseId"},
+		{`{"from":"+33XXXXXXXXX"}`, "from"},
+		{`{"labelId":"Label_XXXXXXXXXXXXXXXXXX"}`, "labelId"},
+		{`{"channelId":{"__rl":true,"value":"C05AB12CD","mode":"id"}}`, ""},
+		{`{"channelId":{"__rl":true,"value":"C05AB12XXX","mode":"id"}}`, ""},     // three x: a real id may end so
+		{`{"documentId":{"__rl":true,"value":"1AbCdEfGhXXXX","mode":"id"}}`, ""}, // x shorter than the rest
+		{`{"sheetName":{"__rl":true,"value":"TaxXXXX","mode":"name"}}`, ""},      // a name is the owner's words
+		{`{"channelId":{"__rl":true,"value":"C0.XXXXXXXX","mode":"id"}}`, ""},    // not an id's characters
 	} {
 		n := node(t, `{"type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":`+c.params+`}`)
 		got, ok := BlankTarget(n)
