@@ -428,8 +428,36 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lit
 	for i, o := range lits {
 		paths[i] = o.path
 	}
-	d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExpressionPrefix(w, name, paths) }
+	if missing := missingNode(w, lits); missing != "" {
+		why := analyze.Unrepairable(fmt.Sprintf("the braces read node %q, which the workflow does not have: as an expression the value would fail the node", missing))
+		d.Repair = func(analyze.Repairer) (*analyze.Repair, error) { return nil, why }
+	} else {
+		d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExpressionPrefix(w, name, paths) }
+	}
 	pass.Report(d)
+}
+
+// namedNodeRE finds a read of a node by name: $('Name'), $node["Name"],
+// $items("Name").
+var namedNodeRE = lazyregexp.New(`\$(?:\(|items\(|node\[)\s*(?:'([^'"\\]+)'|"([^'"\\]+)")\s*[)\]]`)
+
+// missingNode is a node the literals' text reads by name that the
+// workflow does not have, or "": prefixed with "=", the expression would
+// fail the node (RS010), and a repair never makes a workflow worse.
+func missingNode(w *n8nschema.Workflow, lits []literal) string {
+	for _, l := range lits {
+		s := l.val.Str()
+		if !strings.Contains(s, "$(") && !strings.Contains(s, "$node[") && !strings.Contains(s, "$items(") {
+			continue
+		}
+		for _, m := range namedNodeRE.FindAllStringSubmatch(s, -1) {
+			name := m[1] + m[2]
+			if w.Node(name) == nil {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 func quotedPaths(lits []literal) []string {
