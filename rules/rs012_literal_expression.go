@@ -58,7 +58,7 @@ the HTML node's template (Html/Html.node.js), the Edit Fields node's JSON output
 Wait nodes), the SQL of Postgres (and its query parameters), MySQL, Microsoft SQL, Snowflake, BigQuery, Oracle
 and the Merge node's SQL mode, and an LDAP search's filter.`,
 	Fix:        `Begin the value with "=" (in the editor, switch the field to Expression), or remove the {{ }} if the text was meant to be sent as it is`,
-	FixDoc:     `Unsafe: inserts "=" at the start of each value the finding names, so that n8n evaluates it. The author may have meant the braces to be sent as text (a template a service renders itself), and an expression that does not parse then fails the node.`,
+	FixDoc:     `Unsafe: inserts "=" at the start of each value the finding names, so that n8n evaluates it. The author may have meant the braces to be sent as text (a template a service renders itself), and an expression that does not parse then fails the node. None when the braces read a node the workflow does not have: as an expression the value would fail the node.`,
 	FixSafety:  analyze.Unsafe,
 	Severity:   analyze.Note,
 	Confidence: analyze.High,
