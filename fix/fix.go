@@ -191,6 +191,10 @@ func (r *repairer) RetryAsRun(w *n8nschema.Workflow, n *n8nschema.Node) (*analyz
 	return r.retryAsRun(r.workflow(wfKey{w.Source, w.Name, w.ID}), n.Name)
 }
 
+func (r *repairer) ExpressionPrefix(w *n8nschema.Workflow, node string, paths []string) (*analyze.Repair, error) {
+	return r.expressionPrefix(r.workflow(wfKey{w.Source, w.Name, w.ID}), node, paths)
+}
+
 type wfNode struct {
 	wf   *n8nschema.Workflow
 	node string

@@ -25,13 +25,20 @@ var (
 // L175–187, L326–345). A node with a credential is left out: the
 // credential's header is set after these and may replace it (L390).
 func literalKey(n *Node) (Refusal, bool) {
+	r, _, ok := literalKeyAt(n)
+	return r, ok
+}
+
+// literalKeyAt is literalKey with the value it names.
+func literalKeyAt(n *Node) (Refusal, Value, bool) {
 	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
-		return Refusal{}, false
+		return Refusal{}, Value{}, false
 	}
 	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none") {
-		return Refusal{}, false
+		return Refusal{}, Value{}, false
 	}
 	var r Refusal
+	var at Value
 	found := false
 	// The lists the node sends (SentParams; v1 and v2 send theirs unless
 	// jsonParameters is set: HttpRequest/V2/HttpRequestV2.node.js
@@ -47,14 +54,15 @@ func literalKey(n *Node) (Refusal, bool) {
 		if !names[strings.ToLower(name)] || val.Kind() != String || val.IsExpr() || !bracesIn(val.Str()) || placeholderBraces(val.Str()) {
 			return true
 		}
+		at = val
 		r, found = Refusal{Why: "its " + what + " " + strconv.Quote(name) + " is the text " + strconv.Quote(clip(val.Str())) +
 			", which n8n sends as written since it does not start with \"=\", so the service refuses the key", Fails: true}, true
 		return false
 	})
 	if found {
-		return r, true
+		return r, at, true
 	}
-	return Refusal{}, false
+	return Refusal{}, Value{}, false
 }
 
 // bracesIn reports whether s holds a {{ … }} pair.
@@ -128,4 +136,11 @@ func clip(s string) string {
 func LiteralKey(n *Node) bool {
 	_, ok := literalKey(n)
 	return ok
+}
+
+// LiteralKeyValue is the header or query parameter value LiteralKey
+// reports.
+func LiteralKeyValue(n *Node) (Value, bool) {
+	_, v, ok := literalKeyAt(n)
+	return v, ok
 }

@@ -113,6 +113,12 @@ type Node struct {
 	// out-of-range values mean different things to different executors.
 	MaxTries         Value
 	WaitBetweenTries Value
+	// BareBraces is true when a string of the node's parameters holds
+	// "{{" and does not begin with "=": n8n evaluates only a string that
+	// begins with "=" (n8n-workflow dist/cjs/expressions/expression-helpers.js
+	// isExpression), so it sends that one as it is (RS012). Set when the
+	// parameters are parsed.
+	BareBraces bool
 	// Credentials lists the credential types the node uses.
 	Credentials []string
 	// Value is the whole node object.

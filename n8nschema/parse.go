@@ -513,7 +513,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.WebhookID = f.Str()
 			case "parameters":
 				n.params = e.memberAt(c, k).withPath(paramsPath)
-				e.t.markLiterals(c)
+				n.BareBraces = e.t.markLiterals(c)
 			case "credentials":
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = wp.strings(c)

@@ -169,13 +169,15 @@ func (t *tree) str(n *jnode) string {
 // markLiterals flags the strings below node i (a node's parameters) that
 // n8n reads as a literal: an expression ("=...") with no {{ }} renders to
 // its text after the "=" (see docs/n8n-behaviour.md#expressions-and-resource-locators).
+// It reports whether a string below holds "{{" and does not begin with
+// "=" (Node.BareBraces): n8n sends it as it is, braces and all.
 // A container's descendants are one run of nodes: everything the builder
 // appended between its opening and its closing, which starts with the
 // children of the first container below it to close.
-func (t *tree) markLiterals(i uint32) {
+func (t *tree) markLiterals(i uint32) (bare bool) {
 	n := &t.nodes[i]
 	if !n.container() || n.n == 0 {
-		return
+		return false
 	}
 	lo, hi := n.first, n.first+n.n
 	for d := n; ; {
@@ -201,12 +203,24 @@ func (t *tree) markLiterals(i uint32) {
 		raw := t.text[c.off+1 : c.first-1]
 		switch {
 		case c.flags&strEsc == 0:
-			lit = t.text[c.off+1] == '=' && !strings.Contains(t.text[c.off+2:c.first-1], "{{")
-		case raw[0] != '=' && raw[0] != '\\', strings.Contains(raw, "{{"):
+			if t.text[c.off+1] == '=' {
+				lit = !strings.Contains(t.text[c.off+2:c.first-1], "{{")
+			} else if !bare {
+				bare = strings.Contains(raw, "{{")
+			}
+		case raw[0] != '=' && raw[0] != '\\':
 			// Decided without unescaping: the text starts with neither
-			// "=" nor an escape (one that might be "\u003d"), or it
-			// holds "{{" already (no escape has a brace after its
-			// backslash, so the braces stay).
+			// "=" nor an escape (one that might be "\u003d").
+			if !bare {
+				bare = strings.Contains(raw, "{{")
+			}
+		case strings.Contains(raw, "{{"):
+			// It holds "{{" already (no escape has a brace after its
+			// backslash, so the braces stay): no literal; bare unless it
+			// begins with "=", spelled as itself or as an escape.
+			if raw[0] == '\\' && !bare {
+				bare = !strings.HasPrefix(unescape(raw), "=")
+			}
 		default:
 			s := unescape(raw)
 			lit = strings.HasPrefix(s, "=") && !strings.Contains(s, "{{")
@@ -215,6 +229,7 @@ func (t *tree) markLiterals(i uint32) {
 			c.flags |= literal
 		}
 	}
+	return bare
 }
 
 func (t *tree) children(n *jnode) []jnode {

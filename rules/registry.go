@@ -25,6 +25,7 @@ func All() []*analyze.Rule {
 		rs009,
 		rs010,
 		rs011,
+		rs012,
 		rs101,
 		rs102,
 		rs103,

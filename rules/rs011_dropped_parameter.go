@@ -111,24 +111,9 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		default:
 			d.Fix = fmt.Sprintf("Move the %s of %q into %s, where HTTP Request v%s reads them, or replace the node with the newest HTTP Request", rd.part, n.Name, rd.home, ver)
 		}
-		first, behind := g.FailsBefore(n)
-		switch {
-		case analyze.RunStateOf(pass.Workflow) == analyze.RunNever:
-			msg += " (the workflow is archived: n8n runs none of its triggers)"
-		case behind:
-			// What the request sends matters once the node that fails
-			// before it is mended (RS010 names it).
-			msg += fmt.Sprintf(" (once %q, which fails on every run before it, is fixed)", first.Name)
-		case !g.Reachable(n):
-			msg += " (no trigger's run reaches it)"
-		case untriggered(pass) || watched(pass, n):
-			msg += " (only a run a person starts from the editor reaches it)"
-		case noWorkBefore(g, n) != nil:
-			// Every run reaches it on what a node that does none of
-			// its work passed on (RS010 names it): what it sends
-			// matters once that node is mended.
-			msg += fmt.Sprintf(" (once %q, which does none of its work before it, is fixed)", noWorkBefore(g, n).Name)
-		default:
+		if why := unreachedWhy(pass, g, n); why != "" {
+			msg += why
+		} else {
 			d.Severity = analyze.Warning
 		}
 	}
@@ -286,55 +271,4 @@ var kindValues = map[string]bool{
 	"binarydata": true, "formdata": true, "formbinarydata": true,
 	"predefinedcredentialtype": true, "genericcredentialtype": true, "basicauth": true, "digestauth": true,
 	"headerauth": true, "queryauth": true, "oauth1": true, "oauth2": true,
-}
-
-// noWorkBefore returns a node that does none of its work
-// (analyze.Graph.DoesNoWork) before n, when such nodes lie on every main
-// path from the workflow's triggers to n (a walk from the triggers that
-// does not pass them does not reach n), or nil. Asked only for a warning,
-// so once or twice a workflow.
-func noWorkBefore(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
-	var cuts []*n8nschema.Node
-	if reachesAvoiding(g, g.Triggers(), n, func(m *n8nschema.Node) bool {
-		if _, none := g.DoesNoWork(m); none {
-			cuts = append(cuts, m)
-			return true
-		}
-		return false
-	}) {
-		return nil
-	}
-	for _, c := range cuts {
-		if reaches(g, c, n) {
-			return c
-		}
-	}
-	return nil
-}
-
-// reachesAvoiding reports whether a walk along main connections from
-// starts reaches n without going past a node stop holds of.
-func reachesAvoiding(g *analyze.Graph, starts []*n8nschema.Node, n *n8nschema.Node, stop func(*n8nschema.Node) bool) bool {
-	seen := map[*n8nschema.Node]bool{}
-	queue := slices.Clone(starts)
-	for _, t := range queue {
-		seen[t] = true
-	}
-	for len(queue) > 0 {
-		m := queue[0]
-		queue = queue[1:]
-		if m == n {
-			return true
-		}
-		if stop(m) {
-			continue
-		}
-		for _, e := range g.OutOfType(m, analyze.ConnMain) {
-			if !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
-	}
-	return false
 }

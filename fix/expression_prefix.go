@@ -1,0 +1,54 @@
+package fix
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+// expressionPrefix inserts "=" after the opening quote of each string
+// value at paths below the node's parameters (RS012): n8n evaluates a
+// parameter only when it begins with "=" (n8n-workflow
+// dist/cjs/expressions/expression-helpers.js isExpression). Unsafe: the
+// author may have meant the braces as text.
+func (r *repairer) expressionPrefix(w *n8nschema.Workflow, node string, paths []string) (*analyze.Repair, error) {
+	if w == nil {
+		return nil, noRepair("the workflow was not found")
+	}
+	n := w.Node(node)
+	if n == nil {
+		return nil, noRepair("the node was not found")
+	}
+	src := w.Source.Src
+	rep := &analyze.Repair{Safety: analyze.Unsafe}
+	for _, p := range paths {
+		v, ok := n.Param(p)
+		off := v.Offset()
+		if !ok || v.Kind() != n8nschema.String || off < 0 || off+1 >= len(src) || src[off] != '"' {
+			return nil, fmt.Errorf("parameter %q is not a string", p)
+		}
+		if src[off+1] == '=' {
+			continue // an expression already
+		}
+		rep.Edits = append(rep.Edits, analyze.Edit{Source: w.Source, Offset: off + 1, Text: "="})
+	}
+	rep.Description = fmt.Sprintf("Begin %s of %q with \"=\", so that n8n evaluates %s", strings.Join(quoteAll(paths), ", "), node, plural(len(paths), "it", "them"))
+	return rep, nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
