@@ -97,9 +97,7 @@ be read (a broken symlink, no permission, a named pipe or device given by name, 
 finding in the report of the others, and the run then exits 3.
 
 --fix repairs what stormcheck can prove, with the smallest byte edits (indentation, key order, line
-endings stay): safe repairs make one retry layer own each call (RS101, RS104); --unsafe-fixes adds an
-Idempotency-Key header (RS201), settings.executionTimeout (RS504) and an output cap from the config's
-fix.max_tokens (RS302). The report then shows what is left. --diff prints the edits as a unified diff and
+endings stay): ` + repairRules() + ` (stormcheck explain RULE says what each writes). The report then shows what is left. --diff prints the edits as a unified diff and
 writes nothing. --fix never writes to an n8n instance: pull the workflows, fix the files, import them. With
 stdin (-) as the only input, --fix writes the fixed workflow to stdout and the report to stderr.
 
@@ -558,4 +556,20 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// repairRules words which rules --fix repairs and which only with
+// --unsafe-fixes, from the rules' own fix safety, so the help cannot fall
+// behind a rule that gains a repair.
+func repairRules() string {
+	var safe, unsafe []string
+	for _, r := range rules.All() {
+		switch r.FixSafety {
+		case analyze.Safe:
+			safe = append(safe, r.ID)
+		case analyze.Unsafe:
+			unsafe = append(unsafe, r.ID)
+		}
+	}
+	return "safe repairs for " + strings.Join(safe, ", ") + "; --unsafe-fixes adds those of " + strings.Join(unsafe, ", ")
 }
