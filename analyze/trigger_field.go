@@ -246,9 +246,6 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 	if !strings.Contains(code, "$json") && !strings.Contains(code, "items") && !strings.Contains(code, "$input") {
 		return nil
 	}
-	if itemRebindRE.MatchString(code) {
-		return nil
-	}
 	itemsBound := nd.Type == n8nschema.TypeFunction
 	if nd.Type == n8nschema.TypeCode {
 		// items is the input list only when the code runs once for all
@@ -297,6 +294,12 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		prefix := readText(code[b.at:fieldEnd])
 		reads = append(reads, fieldRead{text: prefix + readText(code[fieldEnd:end]), field: field, member: member, at: b.at,
 			fieldLen: len(prefix), set: member != "" && plainAssign(code, end)})
+	}
+	// Code that rebinds the item reads nothing this can judge. Asked last,
+	// only of code with a read: the pattern has no literal to skip to, so
+	// it is tried at every byte of the code.
+	if len(reads) == 0 || itemRebindRE.MatchString(code) {
+		return nil
 	}
 	// Bases were gathered in two runs: keep the code's order.
 	for i := 1; i < len(reads); i++ {
