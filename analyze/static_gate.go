@@ -58,6 +58,49 @@ var (
 	staticAnyRE = lazyregexp.New(`getWorkflowStaticData\s*\(`)
 )
 
+// staticDecls returns the declarations staticDeclRE finds in code, as
+// FindAllStringSubmatchIndex does, and whether every call staticAnyRE
+// finds is one of at most four. Each declaration holds one call, and
+// from its keyword to the call it is words, white space, "=", "." and
+// "$" alone (declByte): so each call's declaration is searched for in
+// the run of those bytes before the call, to the call's ")". The
+// pattern has no literal to skip to: over the whole code it was tried
+// at every byte.
+func staticDecls(code string) (decls [][]int, each bool) {
+	calls := staticAnyRE.FindAllStringIndex(code, -1)
+	if len(calls) > 4 {
+		return nil, false
+	}
+	for _, c := range calls {
+		from := c[0]
+		for from > 0 && declByte(code[from-1]) {
+			from--
+		}
+		to := strings.IndexByte(code[c[1]:], ')') // the call's: none comes before it in a declaration
+		if to < 0 {
+			return nil, false
+		}
+		// A match that starts after the call is a later call's.
+		m := staticDeclRE.FindStringSubmatchIndex(code[from : c[1]+to+1])
+		if m == nil || from+m[0] > c[0] {
+			return nil, false
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += from
+			}
+		}
+		decls = append(decls, m)
+	}
+	return decls, true
+}
+
+// declByte reports a byte staticDeclRE's text before the call holds: a
+// word's, white space (\s), "=", "." or "$".
+func declByte(c byte) bool {
+	return ascii.IsWord(c) || c == '$' || c == '=' || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
 // staticCode is a JavaScript Code, Function or Function Item node's code.
 func staticCode(nd *n8nschema.Node) (string, bool) {
 	if c, ok := jsCode(nd); ok {
@@ -101,8 +144,8 @@ func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok 
 	if len(code) > maxStaticCode {
 		return nil, anything, true
 	}
-	decls := staticDeclRE.FindAllStringSubmatchIndex(code, -1)
-	if len(decls) != len(staticAnyRE.FindAllStringIndex(code, -1)) || len(decls) > 4 {
+	decls, each := staticDecls(code)
+	if !each {
 		// Read some other way (or so often that following each name
 		// through the code would cost its length that many times):
 		// writes anything, in both scopes.

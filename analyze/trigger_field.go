@@ -2,10 +2,12 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -135,9 +137,13 @@ type fieldRead struct {
 }
 
 var (
-	// itemBaseRE matches what reads the input item's json in code: $json,
-	// items[0].json (group 1), $input.first().json.
-	itemBaseRE = lazyregexp.New(`\$json\b|\b(items)\s*\[\s*0\s*\]\s*\.\s*json\b|\$input\s*\.\s*first\s*\(\s*\)\s*\.\s*json\b`)
+	// What reads the input item's json in code: $json, items[0].json,
+	// $input.first().json (itemBases). Three patterns, each found by the
+	// literal it starts with: as one alternation they had none, and the
+	// alternation was tried at every byte of the code.
+	jsonBaseRE  = lazyregexp.New(`\$json\b`)
+	itemsBaseRE = lazyregexp.New(`items\s*\[\s*0\s*\]\s*\.\s*json\b`) // and no word byte before: itemBases
+	inputBaseRE = lazyregexp.New(`\$input\s*\.\s*first\s*\(\s*\)\s*\.\s*json\b`)
 	// itemAliasRE matches a declaration that names the input item's json,
 	// alone in its statement: const user = $json; (the name is group 1).
 	// Only a const: a let or var may be rebound, by a destructuring
@@ -246,9 +252,6 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 	if !strings.Contains(code, "$json") && !strings.Contains(code, "items") && !strings.Contains(code, "$input") {
 		return nil
 	}
-	if itemRebindRE.MatchString(code) {
-		return nil
-	}
 	itemsBound := nd.Type == n8nschema.TypeFunction
 	if nd.Type == n8nschema.TypeCode {
 		// items is the input list only when the code runs once for all
@@ -256,13 +259,12 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		m := nd.Params().Get("mode")
 		itemsBound = !m.Exists() || literalIs(m, "runOnceForAllItems")
 	}
-	type base struct{ at, end int }
-	var bases []base
-	for _, m := range itemBaseRE.FindAllStringSubmatchIndex(code, 4*maxFieldReads) {
-		if m[0] > 0 && (isIdent(code[m[0]-1]) || code[m[0]-1] == '.') || m[2] >= 0 && !itemsBound {
+	var bases []itemBase
+	for _, m := range itemBases(code, 4*maxFieldReads) {
+		if m.at > 0 && (isIdent(code[m.at-1]) || code[m.at-1] == '.') || m.items && !itemsBound {
 			continue
 		}
-		bases = append(bases, base{m[0], m[1]})
+		bases = append(bases, m)
 	}
 	var sure sureScanner // the offsets asked come in at most three runs, each in code order
 	if m := itemAliasRE.FindStringSubmatchIndex(code); m != nil && sure.at(code, m[0]) {
@@ -273,7 +275,7 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 				if !nameStart(code, at) || at+len(name) < len(code) && isIdent(code[at+len(name)]) {
 					continue
 				}
-				bases = append(bases, base{at, at + len(name)})
+				bases = append(bases, itemBase{at: at, end: at + len(name)})
 				if len(bases) > 8*maxFieldReads {
 					break
 				}
@@ -297,6 +299,12 @@ func codeFieldReads(nd *n8nschema.Node) []fieldRead {
 		prefix := readText(code[b.at:fieldEnd])
 		reads = append(reads, fieldRead{text: prefix + readText(code[fieldEnd:end]), field: field, member: member, at: b.at,
 			fieldLen: len(prefix), set: member != "" && plainAssign(code, end)})
+	}
+	// Code that rebinds the item reads nothing this can judge. Asked last,
+	// only of code with a read: the pattern has no literal to skip to, so
+	// it is tried at every byte of the code.
+	if len(reads) == 0 || itemRebindRE.MatchString(code) {
+		return nil
 	}
 	// Bases were gathered in two runs: keep the code's order.
 	for i := 1; i < len(reads); i++ {
@@ -368,6 +376,38 @@ func assignedAfter(code, name string, from int) bool {
 		}
 	}
 	return false
+}
+
+// itemBase is a read of the input item's json in code, from at to end;
+// items marks items[0].json.
+type itemBase struct {
+	at, end int
+	items   bool
+}
+
+// itemBases returns the first n (all when n < 0) reads of the input
+// item's json in code
+// ($json, items[0].json, $input.first().json, each a whole word), in code
+// order. No two overlap (each starts with a literal the others do not
+// hold), so each form is searched apart.
+func itemBases(code string, n int) []itemBase {
+	var out []itemBase
+	for _, m := range jsonBaseRE.FindAllStringIndex(code, -1) {
+		out = append(out, itemBase{at: m[0], end: m[1]})
+	}
+	for _, m := range inputBaseRE.FindAllStringIndex(code, -1) {
+		out = append(out, itemBase{at: m[0], end: m[1]})
+	}
+	for _, m := range itemsBaseRE.FindAllStringIndex(code, -1) {
+		if m[0] == 0 || !ascii.IsWord(code[m[0]-1]) { // \b: an ASCII word byte
+			out = append(out, itemBase{at: m[0], end: m[1], items: true})
+		}
+	}
+	slices.SortFunc(out, func(a, b itemBase) int { return a.at - b.at })
+	if n >= 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
 }
 
 // writtenBefore reports a member named field assigned before offset upto

@@ -34,9 +34,10 @@ func DroppedParams(n *Node) []DroppedParam {
 	if !ok {
 		return nil // the table cannot tell
 	}
+	set := declaredSet(e)
 	var out []DroppedParam
 	n.params.Each(func(k string, v Value) bool {
-		if !blankParam(v) && !declared(e, k) {
+		if !set[k] && !blankParam(v) {
 			out = append(out, DroppedParam{Name: k, Value: v})
 		}
 		return true

@@ -119,16 +119,19 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 // Description). Each entry's list is made a set once a process, as
 // requiredOf does, since DroppedParams asks of every parameter of every
 // node.
-func declared(e *nodeEntry, name string) bool {
+func declared(e *nodeEntry, name string) bool { return declaredSet(e)[name] }
+
+// declaredSet is e's parameter names as a set, made once a process.
+func declaredSet(e *nodeEntry) map[string]bool {
 	if set, ok := declaredSets.Load(e); ok {
-		return set.(map[string]bool)[name]
+		return set.(map[string]bool)
 	}
 	set := map[string]bool{}
 	for p := range strings.SplitSeq(e.params, " ") {
 		set[p] = true
 	}
 	got, _ := declaredSets.LoadOrStore(e, set)
-	return got.(map[string]bool)[name]
+	return got.(map[string]bool)
 }
 
 // declaredSets holds each entry's parameter names as a set (declared).
