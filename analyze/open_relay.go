@@ -39,6 +39,8 @@ type OpenRelay struct {
 	// PerMessage is true for a text, a WhatsApp message or a call, which
 	// the provider bills per message (Twilio, Vonage, Vapi).
 	PerMessage bool
+	// Call is true for an outbound phone call (phoneCallEndpoint).
+	Call bool
 }
 
 // perMessage are the message nodes whose sends the provider bills per
@@ -53,16 +55,17 @@ var perMessage = map[string]bool{
 // send to: Twilio, Vonage (Nexmo), Plivo, Vapi, WhatsApp Cloud.
 var perMessageHosts = []string{"api.twilio.com", "nexmo.com", "vonage.com", "api.plivo.com", "api.vapi.ai", "graph.facebook.com"}
 
-// OpenRelays returns the message nodes among stranger (StrangerReach of open
-// trigger t) whose recipient the caller chooses, in file order. A
+// OpenRelays returns the message nodes among reach (RunReach of open
+// trigger t, or what StrangerReach leaves of it) whose recipient the
+// caller chooses, in file order. A
 // message whose effect (ConsequenceIn) is no harm to a third party (a
 // report to a fixed or configured address, the team's own people, the
 // bot's answer to the sender, a colleague the owner's record names) is
 // none.
-func OpenRelays(g *Graph, t *n8nschema.Node, stranger map[*n8nschema.Node]bool) []OpenRelay {
+func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OpenRelay {
 	var out []OpenRelay
-	w := &relayWalk{g: g, t: t, stranger: stranger, memo: map[fieldKey]bool{}}
-	for n, in := range stranger {
+	var w *relayWalk // made on first need
+	for n, in := range reach {
 		if !in || n == t || n.Disabled {
 			continue
 		}
@@ -78,14 +81,23 @@ func OpenRelays(g *Graph, t *n8nschema.Node, stranger map[*n8nschema.Node]bool) 
 		if freeFormWhatsApp(n, typ) {
 			continue
 		}
+		call := false // an outbound phone call (Vapi, Twilio): harm, not a message
+		var host string
+		if http {
+			u := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(n.Params().Get("url").Str(), "=")))
+			host = hostOf(u)
+			call = phoneCallEndpoint(host, pathOf(u))
+		}
 		e := ConsequenceIn(g, n)
-		if e.Consequence != Harm || !e.Message || e.Colleague || e.Answer {
+		if e.Consequence != Harm || !e.Message && !call || e.Colleague || e.Answer {
 			continue
 		}
-		r := OpenRelay{Node: n, PerMessage: perMessage[typ]}
+		r := OpenRelay{Node: n, PerMessage: perMessage[typ], Call: call}
+		if w == nil {
+			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
+		}
 		if http {
-			host := hostOf(strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "=")))
-			r.PerMessage = slices.ContainsFunc(perMessageHosts, func(h string) bool { return strings.HasSuffix(host, h) })
+			r.PerMessage = call || slices.ContainsFunc(perMessageHosts, func(h string) bool { return strings.HasSuffix(host, h) })
 		}
 		for _, x := range exprs {
 			if strings.Contains(x, "$fromAI") || strings.Contains(x, "fromAI(") {
@@ -95,7 +107,7 @@ func OpenRelays(g *Graph, t *n8nschema.Node, stranger map[*n8nschema.Node]bool) 
 				}
 				continue
 			}
-			if w.fromRequest(n, x, 0) {
+			if w.fromRequest(n, x) {
 				r.Recipient = x
 				break
 			}
@@ -126,7 +138,7 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 		if pt := a.Params().Get("promptType").Str(); pt == "define" {
 			prompt = a.Params().Get("text").Str()
 		}
-		if w.fromRequest(a, prompt, 0) {
+		if w.fromRequest(a, prompt) {
 			return a
 		}
 	}
@@ -134,7 +146,7 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 }
 
 // relayWalk follows recipients back to open trigger t's request within
-// stranger, each node's field once (memo).
+// the nodes its runs reach (stranger), each node's field once (memo).
 type relayWalk struct {
 	g        *Graph
 	t        *n8nschema.Node
@@ -169,21 +181,18 @@ func freeFormWhatsApp(n *n8nschema.Node, typ string) bool {
 	return false
 }
 
-// maxRelayDepth bounds how many Set nodes a field is followed through.
-const maxRelayDepth = 8
-
 // fromRequest reports whether expression x of node n reads a field of
 // trigger t's request: by the name of t or of a node that hands the field
 // on, or as $json (or $input's item) of an input of n that does.
-func (w *relayWalk) fromRequest(n *n8nschema.Node, x string, depth int) bool {
-	if depth > maxRelayDepth || !strings.Contains(x, "{{") {
+func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
+	if !strings.Contains(x, "{{") {
 		return false
 	}
 	found := false
 	nodeRefs(x, func(name string, end int) {
 		if !found {
 			if src := w.g.Node(name); src != nil && w.stranger[src] {
-				found = w.fieldFrom(src, jsonPath(exprRest(x, end)), depth)
+				found = w.fieldFrom(src, jsonPath(exprRest(x, end)))
 			}
 		}
 	})
@@ -209,7 +218,7 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string, depth int) bool {
 				continue
 			}
 			for _, e := range w.g.InOfType(n, ConnMain) {
-				if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path, depth) {
+				if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path) {
 					found = true
 					break
 				}
@@ -267,18 +276,15 @@ func jsonPath(rest string) []string {
 
 // fieldFrom reports whether field path of the items node src outputs
 // holds what the caller of trigger t sent.
-func (w *relayWalk) fieldFrom(src *n8nschema.Node, path []string, depth int) bool {
-	if depth > maxRelayDepth {
-		return false
-	}
-	// Each node's field is asked once per recipient: a branchy graph
-	// does not fan the walk out.
+func (w *relayWalk) fieldFrom(src *n8nschema.Node, path []string) bool {
+	// Each node's field is asked once per trigger: a branchy graph or a
+	// long chain of Set nodes does not make the walk repeat itself.
 	key := fieldKey{src, strings.Join(path, "\x00")}
 	if v, ok := w.memo[key]; ok {
 		return v
 	}
 	w.memo[key] = false // a cycle back here gives nothing
-	v := w.fieldFromOnce(src, path, depth)
+	v := w.fieldFromOnce(src, path)
 	w.memo[key] = v
 	return v
 }
@@ -289,13 +295,13 @@ type fieldKey struct {
 	path string
 }
 
-func (w *relayWalk) fieldFromOnce(src *n8nschema.Node, path []string, depth int) bool {
+func (w *relayWalk) fieldFromOnce(src *n8nschema.Node, path []string) bool {
 	if src == w.t {
 		return requestField(w.t, path)
 	}
 	inputs := func() bool {
 		for _, e := range w.g.InOfType(src, ConnMain) {
-			if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path, depth+1) {
+			if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path) {
 				return true
 			}
 		}
@@ -304,14 +310,34 @@ func (w *relayWalk) fieldFromOnce(src *n8nschema.Node, path []string, depth int)
 	if passesItems(src) {
 		return inputs()
 	}
+	if strings.HasPrefix(src.Type, "@n8n/n8n-nodes-langchain.") {
+		return w.modelOfRequest(src)
+	}
 	if src.Type != n8nschema.TypeSet || len(path) == 0 {
 		return false
 	}
 	val, found, keeps := setField(src, path)
 	if found {
-		return w.fromRequest(src, val, depth+1)
+		return w.fromRequest(src, val)
 	}
 	return keeps && inputs()
+}
+
+// modelOfRequest reports whether model node src (an agent, a chain, a
+// "message a model" node) answers a prompt that reads the request: what
+// it outputs is then the caller's to steer, a phone number it formats as
+// much as any text.
+func (w *relayWalk) modelOfRequest(src *n8nschema.Node) bool {
+	if n8nschema.IsAgent(src.Type) && src.Params().Get("promptType").Str() != "define" {
+		return w.fromRequest(src, "={{ $json.chatInput }}")
+	}
+	found := false
+	src.Params().Walk(func(_ string, v n8nschema.Value) {
+		if !found && v.Kind() == n8nschema.String && strings.Contains(v.Str(), "{{") {
+			found = w.fromRequest(src, v.Str())
+		}
+	})
+	return found
 }
 
 // requestField reports whether field path of trigger t's item is what

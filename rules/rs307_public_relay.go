@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -51,6 +52,12 @@ check of the caller's token. A public chat, a form that the export shows publish
 				continue // the gate: no public trigger, nothing read
 			}
 			reach := analyze.RunReach(g, t)
+			relays := analyze.OpenRelays(g, t, reach)
+			if len(relays) == 0 {
+				continue
+			}
+			// Asked after the relays, most workflows having none:
+			// SenderOf reads every value the webhook's runs read.
 			if exp == "url" { // RS306's webhooks left out
 				if !checksFound {
 					checks, checksFound = analyze.CallerChecks(g), true
@@ -62,8 +69,12 @@ check of the caller's token. A public chat, a form that the export shows publish
 					continue
 				}
 			}
-			stranger, _ := analyze.StrangerReach(g, t, reach)
-			for _, r := range analyze.OpenRelays(g, t, stranger) {
+			// A stranger's run stops at a fetch by an id only the real
+			// sender knows, or at a check of the caller's token.
+			if stranger, gates := analyze.StrangerReach(g, t, reach); len(gates) > 0 {
+				relays = slices.DeleteFunc(relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
+			}
+			for _, r := range relays {
 				sev := analyze.Note
 				switch {
 				case r.PerMessage, t.Type == n8nschema.TypeChatTrigger:
@@ -108,17 +119,20 @@ func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay)
 	case n8nschema.TypeFormTrigger:
 		kind, who = "form %q has no authentication", "anyone with the link"
 	}
-	what, whom, harm := "a message", "address", "spam or phishing sent as the owner"
-	if r.PerMessage {
-		what, whom, harm = "a text or call", "number", "spam sent as the owner, each one billed to the owner's account"
+	sends, send, whom, harm := "sends a message", "send to", "address", "spam or phishing sent as the owner"
+	switch {
+	case r.Call:
+		sends, send, whom, harm = "places a phone call", "call", "number", "calls placed as the owner, each one billed to the owner's account"
+	case r.PerMessage:
+		sends, whom, harm = "sends a text message", "number", "spam sent as the owner, each one billed to the owner's account"
 	}
-	x := strings.TrimSpace(strings.TrimPrefix(r.Recipient, "="))
+	x := strings.Trim(strings.TrimSpace(strings.TrimPrefix(r.Recipient, "=")), `"' `)
 	to := fmt.Sprintf("to %q, taken from the request", x)
 	if r.Agent != nil {
 		to = fmt.Sprintf("to %q, which the model of agent %q fills in from the caller's message", x, r.Agent.Name)
 	}
-	msg := fmt.Sprintf(kind+" and %q sends %s from the owner's account %s: %s can make it send to any %s they choose (%s); authenticate the trigger, or send only to addresses the workflow looks up itself or to a fixed one",
-		t.Name, r.Node.Name, what, to, who, whom, harm)
+	msg := fmt.Sprintf(kind+" and %q %s from the owner's account %s: %s can make it %s any %s they choose (%s); authenticate the trigger, or send only to addresses the workflow looks up itself or to a fixed one",
+		t.Name, r.Node.Name, sends, to, who, send, whom, harm)
 	if analyze.RunStateOf(w) != analyze.RunShown {
 		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
 	}
