@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -138,11 +139,76 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 		if pt := a.Params().Get("promptType").Str(); pt == "define" {
 			prompt = a.Params().Get("text").Str()
 		}
-		if w.fromRequest(a, prompt) {
+		if w.fromRequest(a, prompt) && !w.toldWhere(a, prompt) {
 			return a
 		}
 	}
 	return nil
+}
+
+// addressWordRE matches a field path that names an address: an e-mail, a
+// phone or a mobile number, a recipient, a "to".
+var addressWordRE = lazyregexp.New(`(?i)(mail|phone|mobile|number|recipient|contact|(^|[^a-z])to([^a-z]|$))`)
+
+// toldWhere reports whether agent a's prompt (text and system message)
+// gives the model the address to send to itself: a literal e-mail address,
+// or a field a Set node of the workflow writes as one (or leaves blank, a
+// template's place for the owner's own), and no address field of the
+// request. Such a model sends where the owner said ("send the summary to
+// my address: {{ $json.emailAddress }}"); only an injected instruction in
+// the caller's text could turn it elsewhere, which this rule does not
+// claim.
+func (w *relayWalk) toldWhere(a *n8nschema.Node, prompt string) bool {
+	text := prompt + "\n" + a.Params().Get("options.systemMessage").Str()
+	told := false
+	for _, m := range exprRE.FindAllString(text, -1) {
+		inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(m, "{{"), "}}"))
+		if addressWordRE.MatchString(inner) && w.fromRequest(a, m) {
+			return false // the caller's own address, handed to the model
+		}
+		told = told || w.setAddress(a, inner)
+	}
+	if told {
+		return true
+	}
+	for _, f := range strings.Fields(exprRE.ReplaceAllString(text, " ")) {
+		if f = strings.Trim(f, ".,;:()[]<>\"'`*"); strings.Contains(f, "@") && addressRE.MatchString(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// setAddress reports whether expr (fieldRefRE: one field of a named
+// node's output, or of n's own $json) reads a field that the Set nodes it
+// comes from in the trigger's runs write as an address (ownAddress) or
+// leave blank.
+func (w *relayWalk) setAddress(n *n8nschema.Node, expr string) bool {
+	m := fieldRefRE.FindStringSubmatch(expr)
+	if m == nil {
+		return false
+	}
+	var names []string
+	for _, p := range fieldPathRE.FindAllString(m[4], -1) {
+		names = append(names, strings.Trim(p, `"'`))
+	}
+	var srcs []*n8nschema.Node
+	if m[3] != "" {
+		for _, e := range w.g.InOfType(n, ConnMain) {
+			if w.stranger[e.From] {
+				srcs = append(srcs, e.From)
+			}
+		}
+	} else if s := w.g.Node(m[1] + m[2]); s != nil {
+		srcs = append(srcs, s)
+	}
+	for _, s := range srcs {
+		v, found := setLiteral(s, strings.Join(names, "."))
+		if !found || strings.TrimSpace(v) != "" && !ownAddress(v, nil) {
+			return false
+		}
+	}
+	return len(srcs) > 0
 }
 
 // relayWalk follows recipients back to open trigger t's request within

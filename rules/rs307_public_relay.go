@@ -20,7 +20,8 @@ nodes-base/nodes/Webhook/description.ts), as RS306 reads them. When such a run s
 account (a Gmail, Send Email, Outlook, SendGrid or Mailgun send; a Twilio, Vonage or WhatsApp message; an HTTP call to a
 messaging API) to a recipient taken from the request (the Webhook's body, query or headers, a form's field, read
 directly or through the fields a Set node writes), or an AI Agent behind the trigger has a send tool whose recipient
-the model fills in ($fromAI) from the caller's message, then anyone can make the owner's mailbox or number send to any
+the model fills in ($fromAI) from the caller's message (not an agent whose prompt names the owner's own address and no
+address of the caller's), then anyone can make the owner's mailbox or number send to any
 address they choose: spam and phishing sent as the owner, the domain's reputation and the account's standing lost,
 and for texts and calls a bill per message. The rule reports the sending node. A recipient that is fixed (a literal,
 the instance's variables, a Set node's literal), read from the owner's own records (a row looked up by an id, a
