@@ -47,33 +47,46 @@ check of the caller's token. A public chat, a form that the export shows publish
 		var all []found
 		var checks []*n8nschema.Node // found on first need, once
 		checksFound := false
+		// A webhook whose runs are an earlier one's (analyze.SameRuns:
+		// the same nodes, no name or path read) has its relays: read once.
+		type class struct {
+			relays []analyze.OpenRelay
+			reach  map[*n8nschema.Node]bool
+		}
+		classes := map[*n8nschema.Node]*class{}
 		for _, t := range g.Triggers() {
 			exp := analyze.Exposure(t)
 			if exp == "" {
 				continue // the gate: no public trigger, nothing read
 			}
-			reach := analyze.RunReach(g, t)
-			relays := analyze.OpenRelays(g, t, reach)
-			if len(relays) == 0 {
+			rep := analyze.SameRuns(g, t)
+			c := classes[rep]
+			if c == nil {
+				c = &class{}
+				c.reach = analyze.RunReach(g, t)
+				c.relays = analyze.OpenRelays(g, t, c.reach)
+				if len(c.relays) > 0 && exp == "url" {
+					// Asked after the relays, most workflows having none:
+					// SenderOf reads every value the webhook's runs read.
+					if !checksFound {
+						checks, checksFound = analyze.CallerChecks(g), true
+					}
+					if key, _ := analyze.SenderOf(g, t); anyIn(checks, c.reach) || key != "" {
+						c.relays = nil // RS306's webhooks left out
+					}
+				}
+				if len(c.relays) > 0 {
+					// A stranger's run stops at a fetch by an id only the real
+					// sender knows, or at a check of the caller's token.
+					if stranger, gates := analyze.StrangerReach(g, t, c.reach); len(gates) > 0 {
+						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
+					}
+				}
+				classes[rep] = c
+			}
+			relays := c.relays
+			if len(relays) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
 				continue
-			}
-			// Asked after the relays, most workflows having none:
-			// SenderOf reads every value the webhook's runs read.
-			if exp == "url" { // RS306's webhooks left out
-				if !checksFound {
-					checks, checksFound = analyze.CallerChecks(g), true
-				}
-				if anyIn(checks, reach) || analyze.CalledInSet(pass.Set, w, t) {
-					continue
-				}
-				if key, _ := analyze.SenderOf(g, t); key != "" {
-					continue
-				}
-			}
-			// A stranger's run stops at a fetch by an id only the real
-			// sender knows, or at a check of the caller's token.
-			if stranger, gates := analyze.StrangerReach(g, t, reach); len(gates) > 0 {
-				relays = slices.DeleteFunc(relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
 			}
 			for _, r := range relays {
 				sev := analyze.Note
