@@ -82,3 +82,13 @@ func withLayer(f analyze.Factor, op *analyze.Operation) []analyze.Factor {
 func counted(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, plural(n, one, many))
 }
+
+// anyIn reports whether one of nodes is in reach.
+func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+	for _, n := range nodes {
+		if reach[n] {
+			return true
+		}
+	}
+	return false
+}

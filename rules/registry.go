@@ -44,6 +44,7 @@ func All() []*analyze.Rule {
 		rs304,
 		rs305,
 		rs306,
+		rs307,
 		rs401,
 		rs402,
 		rs403,

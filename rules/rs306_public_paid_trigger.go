@@ -8,7 +8,6 @@ import (
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/ascii"
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -121,9 +120,9 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 			}
 			if exp == "url" { // only a webhook's run can test its caller's header
 				if !checksFound {
-					checks, checksFound = callerChecks(g), true
+					checks, checksFound = analyze.CallerChecks(g), true
 				}
-				if anyIn(checks, reach) || calledInSet(pass.Set, w, t) {
+				if anyIn(checks, reach) || analyze.CalledInSet(pass.Set, w, t) {
 					continue // its callers checked, or a workflow's own call
 				}
 				// Asked after the paid calls and the cheaper tests:
@@ -315,96 +314,6 @@ func billedTo(paid []*analyze.Operation) string {
 		}
 	}
 	return "billed to the instance's prepaid n8n Gateway credits (an auto top-up charges the owner's card)"
-}
-
-// calledInSet reports whether a workflow of the set calls webhook t: its
-// callers are n8n workflows, known to the owner.
-func calledInSet(s *analyze.Set, w *n8nschema.Workflow, t *n8nschema.Node) bool {
-	for _, c := range s.CallsTo(w) {
-		if c.Kind == analyze.CallWebhook && slices.Contains(c.Entry, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// callerCheckRE matches a test of the request's credentials: a header
-// that carries a key, a token, a secret or a signature.
-var callerCheckRE = lazyregexp.New(`(?i)headers[\w.\[\]'"]*(authorization|x-api-key|api[_-]?key|token|secret|signature|x-hub|x-auth)`)
-
-// callerChecks are the branch and code nodes that test who calls: they
-// read a credential header. A webhook whose run passes one checks its
-// callers itself.
-func callerChecks(g *analyze.Graph) []*n8nschema.Node {
-	var out []*n8nschema.Node
-	for _, n := range g.Nodes {
-		if !n.Disabled && (n8nschema.IsBranch(n.Type) || n8nschema.IsCode(n.Type)) && readsCredentialHeader(n.Params().Raw()) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// readsCredentialHeader is callerCheckRE.MatchString(s) with byte tests
-// (TestReadsCredentialHeaderAsPattern): the pattern has no literal Go's
-// regexp skips to without case, so it ran over all the code of every
-// node that reads a header. A text with the long s or the Kelvin sign,
-// which fold to s and k, is left to the pattern.
-func readsCredentialHeader(s string) bool {
-	if strings.Contains(s, "\u017f") || strings.Contains(s, "\u212a") {
-		return callerCheckRE.MatchString(s)
-	}
-	tried := 0 // the positions before it after a "headers" are tried
-	for i := 0; i+len("headers") <= len(s); i++ {
-		if s[i]|0x20 != 'h' || !ascii.HasPrefixFold(s[i:], "headers") {
-			continue
-		}
-		// [\w.\[\]'"]* then a word: the word may start anywhere in the
-		// run of those bytes, or right after it.
-		for j := i + len("headers"); ; j++ {
-			if j >= tried && credentialWordAt(s[j:]) {
-				return true
-			}
-			if j >= len(s) || !headerPathByte(s[j]) {
-				tried = max(tried, j+1)
-				break
-			}
-		}
-	}
-	return false
-}
-
-// credentialWordAt reports whether s starts with one of callerCheckRE's
-// words, in any case.
-func credentialWordAt(s string) bool {
-	for _, w := range [...]string{"authorization", "x-api-key", "token", "secret", "signature", "x-hub", "x-auth"} {
-		if ascii.HasPrefixFold(s, w) {
-			return true
-		}
-	}
-	if !ascii.HasPrefixFold(s, "api") {
-		return false
-	}
-	s = s[3:]
-	if s != "" && (s[0] == '_' || s[0] == '-') {
-		s = s[1:]
-	}
-	return ascii.HasPrefixFold(s, "key")
-}
-
-// headerPathByte is a byte of [\w.\[\]'"].
-func headerPathByte(c byte) bool {
-	return ascii.IsWord(c) || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'
-}
-
-// anyIn reports whether one of nodes is in reach.
-func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
-	for _, n := range nodes {
-		if reach[n] {
-			return true
-		}
-	}
-	return false
 }
 
 // rateLimitWords name a rate limit or a request counter, lowercased, with

@@ -1,0 +1,154 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+var rs307 = &analyze.Rule{
+	ID:    "RS307",
+	Name:  "public-relay",
+	Title: "strangers can make the owner's account message anyone",
+	Doc: `A Chat Trigger made public with authentication "none", a Form Trigger with no authentication and a Webhook
+with authentication "none" start a run for anyone who opens the link or learns the URL
+(packages/@n8n/nodes-langchain/nodes/trigger/ChatTrigger/ChatTrigger.node.ts, nodes-base/nodes/Form/v2/FormTriggerV2.node.ts,
+nodes-base/nodes/Webhook/description.ts), as RS306 reads them. When such a run sends a message from the owner's
+account (a Gmail, Send Email, Outlook, SendGrid or Mailgun send; a Twilio, Vonage or WhatsApp message; an HTTP call to a
+messaging API) to a recipient taken from the request (the Webhook's body, query or headers, a form's field, read
+directly or through the fields a Set node writes), or an AI Agent behind the trigger has a send tool whose recipient
+the model fills in ($fromAI) from the caller's message (not an agent whose prompt names the owner's own address and no
+address of the caller's), then anyone can make the owner's mailbox or number send to any
+address they choose: spam and phishing sent as the owner, the domain's reputation and the account's standing lost,
+and for texts and calls a bill per message. The rule reports the sending node. A recipient that is fixed (a literal,
+the instance's variables, a Set node's literal), read from the owner's own records (a row looked up by an id, a
+directory of the team's people) or the bot's answer to the sender is left out: a stranger can then only fill the
+owner's inbox, which RS306 and RS402 speak of. So are the webhooks RS306 leaves out: one the workflow reads as called by a
+known service (a signed Stripe, Shopify, Slack, GitHub or Meta event), one whose run tests a credential header of its
+caller, one a workflow of the set calls, and a send that lies behind a fetch by an id only the real sender knows or a
+check of the caller's token. A public chat, a form that the export shows published, and a text, WhatsApp message or call
+(billed per message) are warnings; a webhook is a note, its URL being a random id unless its path is set to words.`,
+	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or send only to addresses the workflow looks up itself (the owner's records, by an id it checks) or to a fixed one",
+	FixDoc:     "None: authentication needs a credential the callers must be given, and which addresses may receive mail only the owner can say.",
+	Severity:   analyze.Warning,
+	Confidence: analyze.Medium,
+	Tags:       []string{"security", "spend"},
+	Run: func(pass *analyze.Pass) {
+		w := pass.Workflow
+		g := pass.Set.Graph(w)
+		type found struct {
+			t   *n8nschema.Node
+			r   analyze.OpenRelay
+			sev analyze.Severity
+		}
+		var all []found
+		var checks []*n8nschema.Node // found on first need, once
+		checksFound := false
+		// A webhook whose runs are an earlier one's (analyze.SameRuns:
+		// the same nodes, no name or path read) has its relays: read once.
+		type class struct {
+			relays []analyze.OpenRelay
+			reach  map[*n8nschema.Node]bool
+		}
+		classes := map[*n8nschema.Node]*class{}
+		for _, t := range g.Triggers() {
+			exp := analyze.Exposure(t)
+			if exp == "" {
+				continue // the gate: no public trigger, nothing read
+			}
+			rep := analyze.SameRuns(g, t)
+			c := classes[rep]
+			if c == nil {
+				c = &class{}
+				c.reach = analyze.RunReach(g, t)
+				c.relays = analyze.OpenRelays(g, t, c.reach)
+				if len(c.relays) > 0 && exp == "url" {
+					// Asked after the relays, most workflows having none:
+					// SenderOf reads every value the webhook's runs read.
+					if !checksFound {
+						checks, checksFound = analyze.CallerChecks(g), true
+					}
+					if key, _ := analyze.SenderOf(g, t); anyIn(checks, c.reach) || key != "" {
+						c.relays = nil // RS306's webhooks left out
+					}
+				}
+				if len(c.relays) > 0 {
+					// A stranger's run stops at a fetch by an id only the real
+					// sender knows, or at a check of the caller's token.
+					if stranger, gates := analyze.StrangerReach(g, t, c.reach); len(gates) > 0 {
+						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
+					}
+				}
+				classes[rep] = c
+			}
+			relays := c.relays
+			if len(relays) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
+				continue
+			}
+			for _, r := range relays {
+				sev := analyze.Note
+				switch {
+				case r.PerMessage, t.Type == n8nschema.TypeChatTrigger:
+					sev = analyze.Warning
+				case t.Type == n8nschema.TypeFormTrigger:
+					if analyze.RunStateOf(w) == analyze.RunShown {
+						sev = analyze.Warning
+					}
+				case analyze.ReadablePath(t):
+					sev = analyze.Warning
+				}
+				all = append(all, found{t, r, sev})
+			}
+		}
+		// One finding a sending node: the loudest trigger's, the first
+		// of equals.
+		best := map[*n8nschema.Node]int{}
+		var order []*n8nschema.Node
+		for i, f := range all {
+			j, ok := best[f.r.Node]
+			if !ok {
+				order = append(order, f.r.Node)
+			}
+			if !ok || f.sev > all[j].sev {
+				best[f.r.Node] = i
+			}
+		}
+		for _, n := range order {
+			f := all[best[n]]
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: f.sev, Detail: analyze.Exposure(f.t), Message: relayMessage(w, f.t, f.r)})
+		}
+	},
+}
+
+// relayMessage says who can start trigger t, what node r sends to whom,
+// and what follows.
+func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay) string {
+	kind, who := "webhook %q has no authentication", "anyone who learns its URL"
+	switch t.Type {
+	case n8nschema.TypeChatTrigger:
+		kind, who = "chat %q is public with no authentication", "anyone with the link"
+	case n8nschema.TypeFormTrigger:
+		kind, who = "form %q has no authentication", "anyone with the link"
+	}
+	sends, send, whom, harm := "sends a message", "send to", "address", "spam or phishing sent as the owner"
+	switch {
+	case r.Call:
+		sends, send, whom, harm = "places a phone call", "call", "number", "calls placed as the owner, each one billed to the owner's account"
+	case r.PerMessage:
+		sends, whom, harm = "sends a text message", "number", "spam sent as the owner, each one billed to the owner's account"
+	}
+	x := strings.Trim(strings.TrimSpace(strings.TrimPrefix(r.Recipient, "=")), `"' `)
+	to := fmt.Sprintf("to %q, taken from the request", x)
+	if r.Agent != nil {
+		to = fmt.Sprintf("to %q, which the model of agent %q fills in from the caller's message", x, r.Agent.Name)
+	}
+	msg := fmt.Sprintf(kind+" and %q %s from the owner's account %s: %s can make it %s any %s they choose (%s); authenticate the trigger, or send only to addresses the workflow looks up itself or to a fixed one",
+		t.Name, r.Node.Name, sends, to, who, send, whom, harm)
+	if analyze.RunStateOf(w) != analyze.RunShown {
+		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
+	}
+	return msg
+}
