@@ -54,6 +54,9 @@ A write to a resource a template's blank names (the spreadsheet "YOUR_SPREADSHEE
 "YOUR_TELEGRAM_CHAT_ID", the SMS sender "YOUR_TWILIO_PHONE_NUMBER") fails on every call as exported and writes nothing, and a write to a public mock or echo
 API (jsonplaceholder.typicode.com, dummyjson.com, httpbin.org, postman-echo.com, ReqRes's demo endpoints) is faked
 and kept nowhere: neither is reported (docs/n8n-facts.md, part EF).
+Nor is a write that only a self-restart repeats, when the restart reaches it past an If, Switch, Filter or
+classifier that reads the item: whether the restarted runs (a Slack bot's own post) take its way is the data's,
+and RS102, which names that gate, is the finding.
 Writes that re-apply the same state are left out: PUT, PATCH (unless it appends, as Notion's /children), a
 POST to one resource by id (/tasks/{{ $json.id }}), an action that sets the state of one resource named by id in
 the path (Gmail's /messages/{{ $json.id }}/trash, untrash or modify; /orders/{id}/cancel, /approvals/{id}/resolve, /posts/{id}/publish; not
@@ -101,6 +104,13 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 		for _, op := range liveOps(pass) {
 			n := op.Node
 			if !madeWrite(op) || !op.Retried() || op.Paid {
+				continue
+			}
+			if restartGate(op) != "" && op.Attempts <= 1 {
+				// Only a restart behind a content gate may repeat it, and
+				// the restarted runs' content (a bot's own post) decides
+				// whether they take its way: no duplicate is sure (RS102
+				// reports the loop).
 				continue
 			}
 			// A loop that moves on to other data on each pass (the next page,

@@ -19,9 +19,9 @@ per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family mode
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
 self-restart starts a new execution each time, which no executionTimeout stops: RS102 reports it, and
 this rule says that nothing else will. Where the restart reaches the call only past an If, Switch, Filter or
-classifier of the cycle, the finding is a note: the restarted run repeats the call only if its item takes that
+classifier of the cycle, it is not reported: the restarted run repeats the call only if its item takes that
 way, which the data decides (a Slack bot's own post, which restarts a workflow on a Slack Trigger, may fail the
-test for files or text a person's message passes), and the message says the condition. A loop that waits for a person on every trip is not reported,
+test for files or text a person's message passes), and RS102, which names the gate, is the finding. A loop that waits for a person on every trip is not reported,
 nor one whose counter, stepped by one on every trip, a Code node checks by throwing, nor one a condition
 bounds: a number stepped by a constant and compared with a fixed limit, a work list drained until empty
 (in memory, or a remote list whose every item each pass removes by id until the list comes back empty, as
@@ -54,18 +54,22 @@ workflow that re-starts itself in a new execution (RS102).`,
 		ops := liveOps(pass)
 		if limit <= 0 {
 			// One finding per workflow, on the call that matters most:
-			// one that surely runs without bound before one a gated
-			// restart may repeat, paid first, then writes, then the first
-			// in the file.
+			// paid first, then writes, then the first in the file.
 			var op *analyze.Operation
-			opGated := false
 			for _, o := range ops {
 				if !unboundedInOneRun(o) {
 					continue
 				}
-				g := gatedInOneRun(o)
-				if op == nil || opGated && !g || g == opGated && rank(o) > rank(op) {
-					op, opGated = o, g
+				if gatedInOneRun(o) {
+					// Only a restart behind a content gate may repeat it:
+					// whether the restarted runs take its way is the
+					// data's, and RS102 reports the loop, which a timeout
+					// would not stop either (each restart is a new
+					// execution).
+					continue
+				}
+				if op == nil || rank(o) > rank(op) {
+					op = o
 				}
 			}
 			if op != nil {
@@ -78,9 +82,6 @@ workflow that re-starts itself in a new execution (RS102).`,
 					extra = ", and each restart is a new execution that a timeout would not stop either"
 				}
 				sev := analyze.Severity(0)
-				if opGated {
-					sev = analyze.Note // only if the restarted runs take the gate's way
-				}
 				if !crossExecution(op) && (analyze.PersonPaced(analyze.PacesWithCallers(pass.Set, w), op.Node) || watched(pass, op.Node)) {
 					sev = analyze.Note // the person who started it sees it hang
 				}
