@@ -1194,13 +1194,11 @@ func (a *amp) operations(cur []ctx) {
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
 				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n), g: g}
 			op.Account, op.BlankKey = account(n, *sp, dep)
+			// Not one a config Set node holds as a blank (configTarget):
+			// readers of part IF took the findings such a call leaves out
+			// (a failed alert that continues to the write that closes the
+			// item) as true as exported; Pass.Report names that blank.
 			_, op.BlankTarget = n8nschema.BlankTarget(n)
-			if !op.BlankTarget && RunStateOf(g.Workflow) != RunShown {
-				// Or one a config Set node holds as a blank, read by an
-				// expression (configTarget): as a literal one, in a
-				// workflow the export does not show published (blankOf).
-				_, _, _, op.BlankTarget = g.configTarget(n)
-			}
 			op.Write, _ = n8nschema.WriteOp(n)
 			// A community node's loop is unknown: it counts every item.
 			op.FirstFailureEndsTry = sp.Known && !g.IsSubNode(n) && n8nschema.StopsAtFirstFailedItem(n)

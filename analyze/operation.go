@@ -62,10 +62,8 @@ type Operation struct {
 	// all a template's blanks (account): which key is not known.
 	BlankKey bool
 	// BlankTarget is true when the resource the node acts on is named by
-	// a template's blank ("YOUR_SHEET_ID": n8nschema.BlankTarget), or by
-	// an expression that reads a field a config Set node writes as one
-	// (Graph.configTarget, in an export not shown published): every call
-	// fails as exported, as one to a placeholder host does.
+	// a template's blank ("YOUR_SHEET_ID": n8nschema.BlankTarget): every
+	// call fails as exported, as one to a placeholder host does.
 	BlankTarget bool
 	// Billing is who pays for a paid call: the owner's key, n8n's free
 	// credits or the instance's Gateway credits (n8nschema.BillingOf).
