@@ -33,7 +33,8 @@ carries content (a parameter whose name says so, holding an object, a list, or t
 not a switch or a kind, such as "sendBody", "specifyHeaders": "keypair", "bodyContentType": "json" or "authMethod":
 "bearer", nor an authentication object beside the credential of a node whose own authentication is set): every run
 sends something other than what was written (a GET with no body for a POST; a call without its API key, which the
-service answers 401). Otherwise it is a note: the value is not read, but what that costs depends on what the node
+service answers 401). A node that misses a required parameter (an HTTP Request with no URL: n8n refuses every run that reaches it, RS010) sends
+nothing, and its note says only what is dropped. Otherwise it is a note: the value is not read, but what that costs depends on what the node
 would have done with it. One finding per node, at the first such parameter (a request's part before others); the
 rest are named in it. The notes of one workflow, a request's part's among them, are one finding, at its first node
 that loses a request's part (else its first such node), with the other nodes as related places: a workflow that stores parameters its nodes' versions lack was written
@@ -92,10 +93,15 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		return
 	}
 	at, rd := 0, requestDrop{}
-	for i, p := range dropped {
-		if r, ok := requestPartDropped(n, p); ok {
-			at, rd = i, r
-			break
+	// A node missing a required parameter sends nothing: n8n refuses
+	// every run that reaches it (RS010), so what its request would lose
+	// is not said.
+	if _, refused := n8nschema.MissingRequired(n); !refused {
+		for i, p := range dropped {
+			if r, ok := requestPartDropped(n, p); ok {
+				at, rd = i, r
+				break
+			}
 		}
 	}
 	p := dropped[at]
