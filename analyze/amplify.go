@@ -1143,15 +1143,17 @@ func routesByContent(n *n8nschema.Node) bool {
 	return found
 }
 
-// branchesOf maps each restricted component to its first If, Switch or
-// Filter in vertex order.
+// branchesOf maps each restricted component to its first node that
+// routes items by their content (routesByContent, the gates Factor.Gate
+// names), in vertex order: RS102 names it as what may route every run
+// around the loop.
 func branchesOf(a *amp, rcomp []int32) map[int32]*n8nschema.Node {
 	out := map[int32]*n8nschema.Node{}
 	for v, n := range a.nodes {
 		if n == nil || out[rcomp[v]] != nil {
 			continue
 		}
-		if n8nschema.IsBranch(n.Type) {
+		if routesByContent(n) {
 			out[rcomp[v]] = n
 		}
 	}

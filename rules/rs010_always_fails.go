@@ -670,7 +670,15 @@ so an active export beside it stays a note.`,
 			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
 			if g.Spec(n).Role == n8nschema.RoleTrigger {
 				// It fails before it emits an item: no run starts.
-				d.Message = fmt.Sprintf("trigger %q never starts a run: %s", n.Name, why)
+				head := "never starts a run"
+				if _, _, refused := g.StartRefused(n); refused {
+					// The trigger does fire: each run it starts is
+					// refused before any node runs (readers took "never
+					// starts a run" and "each of its runs fails" for a
+					// contradiction).
+					head = "starts no run that does any work"
+				}
+				d.Message = fmt.Sprintf("trigger %q %s: %s", n.Name, head, why)
 				if len(names) > 0 {
 					d.Message += "; " + after
 				}
@@ -809,12 +817,6 @@ so an active export beside it stays a note.`,
 				d.Severity = analyze.Note
 			}
 			m, param, refused := g.StartRefused(n)
-			if refused && g.Spec(n).Role == n8nschema.RoleTrigger {
-				// The trigger does fire: each run it starts is refused
-				// before any node runs (readers took "never starts a
-				// run" and "each of its runs fails" for a contradiction).
-				d.Message = strings.Replace(d.Message, "never starts a run:", "starts no run that does any work:", 1)
-			}
 			// A sub-workflow's node whose every caller a person starts in
 			// the editor (an agent behind a test chat) is watched too; a
 			// refused start says what n8n does first (below). Only a node
