@@ -48,7 +48,12 @@ jsCode, functionCode, pythonCode and code), a workflow's JSON (workflowJson: its
 "=") and a schema or schema example (jsonSchemaExample, inputSchema, jsonSchema: only its shape is read); a
 sticky note; a disabled node; a type n8n does not ship (a community node may render templates itself); an
 export whose parameters were lost (RS008); a top-level parameter the node's version does not have (RS011: n8n
-drops it); an HTTP Request's URL or API key whose braces make every run fail, which RS010 names (braces in
+drops it), or that its display options hide for the node's values (a legacy OpenAI prompt at an operation that
+does not show it, a Send Email v2.1 text at emailFormat "html", its default; the node table's display conditions,
+as a missing required parameter is read: getNodeParameters drops a hidden parameter, n8n-workflow
+dist/cjs/node-helpers.js, called with returnNoneDisplayed false by workflow.js); the column values of a resource
+mapper in "autoMapInputData" mode, where the node writes the input item's own fields (Google Sheets, Airtable,
+Postgres: getNodeParameter('columns.mappingMode')); an HTTP Request's URL or API key whose braces make every run fail, which RS010 names (braces in
 the host or the path, a key header or query parameter); an HTTP Request's header, query or body list it does
 not send (its send flag off, or specified as JSON: n8n hides it, and getNodeParameters drops a hidden
 parameter, n8n-workflow dist/cjs/node-helpers.js), headers stored among its options, which no version has,
@@ -208,6 +213,14 @@ func literalExpressions(n *n8nschema.Node) []literal {
 			return slices.ContainsFunc(dropped, func(d n8nschema.DroppedParam) bool { return d.Name == top })
 		})
 	}
+	// A top-level parameter the node's display options hide for its
+	// values is never read (n8nschema.Hidden: getNodeParameters drops it),
+	// nor are the column values of a resource mapper that maps the input
+	// item's fields itself.
+	out = slices.DeleteFunc(out, func(l literal) bool {
+		top, rest, nested := strings.Cut(l.path, ".")
+		return n8nschema.Hidden(n, top) || nested && autoMapped(n, top, rest)
+	})
 	if strings.TrimSuffix(n.Type, "Tool") == n8nschema.TypeHTTPRequest {
 		out = unsentLists(n, out)
 		out = unsentBody(n, out)
@@ -268,6 +281,26 @@ func unsentLists(n *n8nschema.Node, lits []literal) []literal {
 		}
 		return !sent[l.val.Offset()]
 	})
+}
+
+// autoMapped reports a value under "value" of a resource mapper (a
+// parameter holding "mappingMode") whose mode is "autoMapInputData": the
+// node writes the input item's own fields and never reads the columns'
+// values (Google/Sheet/v2/actions/sheet/append.operation.js,
+// Airtable/v2/actions/record/create.operation.js,
+// Postgres/v2/actions/database/insert.operation.js: getNodeParameter
+// ('columns.mappingMode'), then the item's json when it is
+// autoMapInputData).
+func autoMapped(n *n8nschema.Node, top, rest string) bool {
+	if !strings.HasPrefix(rest, "value.") {
+		return false
+	}
+	p, ok := n.Param(top)
+	if !ok {
+		return false
+	}
+	m := p.Get("mappingMode")
+	return m.Kind() == n8nschema.String && !m.IsExpr() && m.Str() == "autoMapInputData"
 }
 
 // bodyMethods are the methods at which HTTP Request v1 and v2 show their
