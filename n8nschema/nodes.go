@@ -68,6 +68,9 @@ type nodeEntry struct {
 	// params are the names of the top-level parameters declared at these
 	// versions, sorted, space separated (DeclaresParam).
 	params string
+	// shown indexes hideableSets: the top-level string parameters n8n
+	// shows only for some values, with their conditions (Hidden).
+	shown uint16
 }
 
 // resourceOps are a resource's operations: the default, and every

@@ -36,19 +36,30 @@ from the editor reaches it and does its work (as RS011 reads it: not in an archi
 node that fails on every run or does none of its work, which RS010 names), and the value decides where the
 call goes or whom it acts for: its URL, a header, the query, an ID or a resource locator's value, a recipient
 (to, cc, chatId, channel, phone). Elsewhere (a subject, a body, a prompt, a field a Set node writes) the call
-works and what it carries is wrong: a note, and the notes of one workflow are one finding, at its first such
+works and what it carries is wrong: a note. A note says what must happen before a run sends the value: that a
+node before it that fails on every run (or an agent that fails before it calls its tool) is fixed, or that only a
+person's run from the editor reaches it. The notes of one workflow are one finding, at its first such
 node, with the others as related places. One finding per node, at its first such value (a warning's first),
 naming the others.
-Left out: a value that begins with "=" (an expression, whatever it holds); code (the Code and Function nodes'
+Left out: a node no run reaches, where nothing but a failure before it is in the way (an AI Agent wired only
+to its sub-nodes, connections n8n ignores, an output its source does not have, a gate that never lets items
+through): no run sends its values; a value that begins with "=" (an expression, whatever it holds); code (the Code and Function nodes'
 jsCode, functionCode, pythonCode and code), a workflow's JSON (workflowJson: its own parameters carry their
 "=") and a schema or schema example (jsonSchemaExample, inputSchema, jsonSchema: only its shape is read); a
 sticky note; a disabled node; a type n8n does not ship (a community node may render templates itself); an
 export whose parameters were lost (RS008); a top-level parameter the node's version does not have (RS011: n8n
-drops it); an HTTP Request's URL or API key whose braces make every run fail, which RS010 names (braces in
+drops it), or that its display options hide for the node's values (a legacy OpenAI prompt at an operation that
+does not show it, a Send Email v2.1 text at emailFormat "html", its default; the node table's display conditions,
+as a missing required parameter is read: getNodeParameters drops a hidden parameter, n8n-workflow
+dist/cjs/node-helpers.js, called with returnNoneDisplayed false by workflow.js); the column values of a resource
+mapper in "autoMapInputData" mode, where the node writes the input item's own fields (Google Sheets, Airtable,
+Postgres: getNodeParameter('columns.mappingMode')); an HTTP Request's URL or API key whose braces make every run fail, which RS010 names (braces in
 the host or the path, a key header or query parameter); an HTTP Request's header, query or body list it does
 not send (its send flag off, or specified as JSON: n8n hides it, and getNodeParameters drops a hidden
 parameter, n8n-workflow dist/cjs/node-helpers.js), headers stored among its options, which no version has,
-and the headers of one that authenticates with a credential, whose own header is set after them and may
+the body of HTTP Request v1 or v2 that its display options hide (bodyParametersJson and bodyParametersUi at a
+method other than PATCH, POST, PUT or DELETE, as requestMethod reads it; bodyParametersJson with jsonParameters
+off or sendBinaryData on), and the headers of one that authenticates with a credential, whose own header is set after them and may
 replace them (nodes-base HttpRequest/V3/HttpRequestV3.node.js); the prompt text of an AI Agent or chain
 that reads its prompt from chatInput (promptType "auto", the default from Agent v1.3, Basic LLM Chain v1.4 and
 Question and Answer Chain v1.3: @n8n/n8n-nodes-langchain dist/utils/helpers.js getPromptInputByType); and the
@@ -202,8 +213,17 @@ func literalExpressions(n *n8nschema.Node) []literal {
 			return slices.ContainsFunc(dropped, func(d n8nschema.DroppedParam) bool { return d.Name == top })
 		})
 	}
+	// A top-level parameter the node's display options hide for its
+	// values is never read (n8nschema.Hidden: getNodeParameters drops it),
+	// nor are the column values of a resource mapper that maps the input
+	// item's fields itself.
+	out = slices.DeleteFunc(out, func(l literal) bool {
+		top, rest, nested := strings.Cut(l.path, ".")
+		return n8nschema.Hidden(n, top) || nested && autoMapped(n, top, rest)
+	})
 	if strings.TrimSuffix(n.Type, "Tool") == n8nschema.TypeHTTPRequest {
 		out = unsentLists(n, out)
+		out = unsentBody(n, out)
 	}
 	// A literal URL or API key that makes an HTTP Request fail on every
 	// run is RS010's (n8nschema.LiteralURL, LiteralKey).
@@ -260,6 +280,65 @@ func unsentLists(n *n8nschema.Node, lits []literal) []literal {
 			})
 		}
 		return !sent[l.val.Offset()]
+	})
+}
+
+// autoMapped reports a value under "value" of a resource mapper (a
+// parameter holding "mappingMode") whose mode is "autoMapInputData": the
+// node writes the input item's own fields and never reads the columns'
+// values (Google/Sheet/v2/actions/sheet/append.operation.js,
+// Airtable/v2/actions/record/create.operation.js,
+// Postgres/v2/actions/database/insert.operation.js: getNodeParameter
+// ('columns.mappingMode'), then the item's json when it is
+// autoMapInputData).
+func autoMapped(n *n8nschema.Node, top, rest string) bool {
+	if !strings.HasPrefix(rest, "value.") {
+		return false
+	}
+	p, ok := n.Param(top)
+	if !ok {
+		return false
+	}
+	m := p.Get("mappingMode")
+	return m.Kind() == n8nschema.String && !m.IsExpr() && m.Str() == "autoMapInputData"
+}
+
+// bodyMethods are the methods at which HTTP Request v1 and v2 show their
+// body parameters (HttpRequest/V1/HttpRequestV1.node.js and
+// V2/HttpRequestV2.node.js, bodyParametersJson and bodyParametersUi:
+// displayOptions.show.requestMethod).
+var bodyMethods = []string{"PATCH", "POST", "PUT", "DELETE"}
+
+// unsentBody leaves out the body of an HTTP Request v1 or v2 that n8n
+// hides for the node's values, so that getNodeParameters drops it when it
+// builds the workflow (n8n-workflow dist/cjs/node-helpers.js
+// getNodeParameters, called with returnNoneDisplayed false, skips a
+// property displayParameter hides): bodyParametersJson and
+// bodyParametersUi when the method the version reads (requestMethod,
+// n8nschema.SentMethod: GET when none is stored; "method" or
+// "httpMethod" is not read) is not PATCH, POST, PUT or DELETE, and
+// bodyParametersJson when jsonParameters is not a literal true or
+// sendBinaryData is (its displayOptions show and hide). A method set by
+// an expression keeps the body.
+func unsentBody(n *n8nschema.Node, lits []literal) []literal {
+	if n.TypeVersion >= 3 {
+		return lits
+	}
+	literalTrue := func(name string) bool {
+		v, ok := n.Param(name)
+		return ok && v.True()
+	}
+	m, _, known := n8nschema.SentMethod(n)
+	atMethod := !known || slices.Contains(bodyMethods, m)
+	return slices.DeleteFunc(lits, func(l literal) bool {
+		top, _, _ := strings.Cut(l.path, ".")
+		switch top {
+		case "bodyParametersUi":
+			return !atMethod
+		case "bodyParametersJson":
+			return !atMethod || !literalTrue("jsonParameters") || literalTrue("sendBinaryData")
+		}
+		return false
 	})
 }
 
@@ -391,24 +470,28 @@ func resourceLocator(n *n8nschema.Node, path string) bool {
 }
 
 func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lits []literal) {
+	// What no run of a trigger reaches, no run sends: silent (an AI Agent
+	// wired only to its sub-nodes, connections n8n ignores, a node on an
+	// output its source does not have). A node only a failure before it
+	// cuts off is not that: once the node that fails is fixed, every run
+	// sends the value, and the finding says so (unreachedWhy, RS011's
+	// wording), as it says when only a person's run from the editor
+	// reaches it, or when the workflow is archived.
+	why, sent := literalReach(pass, g, n)
+	if !sent {
+		return
+	}
 	at := slices.IndexFunc(lits, func(l literal) bool { return l.part != "" })
-	why := ""
-	if at >= 0 {
-		why = unreachedWhy(pass, g, n)
-	} else {
+	if at < 0 {
 		at = 0
 	}
 	l := lits[at]
 	msg := fmt.Sprintf("parameter %q of node %q holds %s without the leading \"=\": n8n evaluates only a value that begins with \"=\", so every run sends the braces as text",
 		l.path, n.Name, strconv.Quote(clip(l.expr, 60)))
 	d := analyze.Diagnostic{Node: n, Pos: l.val.Pos()}
-	if l.part != "" {
-		msg += l.part
-		if why != "" {
-			msg += why
-		} else {
-			d.Severity = analyze.Warning
-		}
+	msg += l.part + why
+	if l.part != "" && why == "" {
+		d.Severity = analyze.Warning
 	}
 	var others []string
 	for i, o := range lits {
@@ -435,6 +518,29 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lit
 		d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExpressionPrefix(w, name, paths) }
 	}
 	pass.Report(d)
+}
+
+// literalReach says, as a clause for a message, what must happen before a
+// run sends what node n holds (unreachedWhy: "" when a run of a trigger
+// does), and reports whether a run sends it at all: not when no run
+// reaches n (g.Reachable: connections n8n ignores, an output its source
+// does not have, an AI Agent wired only to its sub-nodes, a gate that
+// never lets items through) and no node that fails on every run cuts it
+// off (g.FailsBefore), or a tool or model whose root fails on every run
+// before it calls them (the root's failure, as FailsWhy reads it): once
+// that node is fixed, every run sends the value.
+func literalReach(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) (string, bool) {
+	if _, behind := g.FailsBefore(n); behind || g.Reachable(n) {
+		return unreachedWhy(pass, g, n), true
+	}
+	if g.IsSubNode(n) {
+		for _, r := range g.Roots(n) {
+			if _, fails := g.FailsWhy(r); fails && g.Reachable(r) {
+				return fmt.Sprintf(" (once %q, which fails on every run before it, is fixed)", r.Name), true
+			}
+		}
+	}
+	return "", false
 }
 
 // namedNodeRE finds a read of a node by name: $('Name'), $node["Name"],

@@ -92,6 +92,7 @@ type entry struct {
 	ops      []resOps
 	required string
 	params   string // the top-level parameters declared at these versions, space separated
+	shown    string // display conditions of the string parameters n8n may hide (hideable)
 }
 
 type resOps struct{ resource, def, ops string }
@@ -100,7 +101,7 @@ type resOps struct{ resource, def, ops string }
 func (e entry) same(o entry) bool {
 	return slices.Equal(e.flags, o.flags) && e.outputs == o.outputs && e.creds == o.creds && e.gate == o.gate && e.auth == o.auth &&
 		e.model == o.model && e.resource == o.resource && slices.Equal(e.ops, o.ops) && e.required == o.required &&
-		e.params == o.params
+		e.params == o.params && e.shown == o.shown
 }
 
 // Generate reads the installed packages under modules and returns the Go
@@ -183,14 +184,25 @@ func Generate(modules string) ([]byte, error) {
 		types = append(types, t)
 	}
 	slices.Sort(types)
+	sets := map[string]int{"": 0}
+	list := []string{""}
 	for _, t := range types {
 		fmt.Fprintf(&buf, "%q: {\n", t)
 		for _, e := range merge(table[t]) {
-			writeEntry(&buf, e)
+			if _, ok := sets[e.shown]; !ok {
+				sets[e.shown] = len(list)
+				list = append(list, e.shown)
+			}
+			writeEntry(&buf, e, sets[e.shown])
 		}
 		buf.WriteString("},\n")
 	}
 	buf.WriteString("}\n}\n\n")
+	buf.WriteString("// hideableSets are the distinct lists of hideable parameters of the\n// table's entries (nodeEntry.shown indexes them; 0 is none).\nvar hideableSets = [...]string{\n")
+	for _, x := range list {
+		fmt.Fprintf(&buf, "%q,\n", x)
+	}
+	buf.WriteString("}\n\n")
 	buf.WriteString("// defaultVersions are the node types whose default version, the one n8n\n// runs when a node has no typeVersion, is not their newest.\nvar defaultVersions = map[string]float64{\n")
 	for _, t := range slices.Sorted(maps.Keys(defaults)) {
 		fmt.Fprintf(&buf, "%q: %s,\n", t, strconv.FormatFloat(defaults[t], 'f', -1, 64))
@@ -261,7 +273,7 @@ func merge(es []entry) []entry {
 	return out
 }
 
-func writeEntry(buf *bytes.Buffer, e entry) {
+func writeEntry(buf *bytes.Buffer, e entry, shown int) {
 	vs := make([]string, len(e.versions))
 	for i, v := range e.versions {
 		vs[i] = strconv.FormatFloat(v, 'f', -1, 64)
@@ -290,6 +302,9 @@ func writeEntry(buf *bytes.Buffer, e entry) {
 	}
 	if e.params != "" {
 		fmt.Fprintf(buf, ", params: %q", e.params)
+	}
+	if shown != 0 {
+		fmt.Fprintf(buf, ", shown: %d", shown)
 	}
 	if len(e.ops) > 0 {
 		buf.WriteString(", ops: []resourceOps{\n")
@@ -355,7 +370,56 @@ func (d description) at(v float64) (entry, error) {
 	e.ops = ops
 	e.required = d.required(v)
 	e.params = d.params(v)
+	e.shown = d.hideable(v)
 	return e, nil
+}
+
+// textTypes are the parameter types that hold text a rule reads (RS012),
+// as themselves or as their entries' values.
+var textTypes = map[string]bool{"string": true, "json": true, "fixedCollection": true, "collection": true, "resourceLocator": true}
+
+// hideable lists the top-level text parameters (textTypes) n8n shows only for some
+// of a node's values, with the display conditions of each property of
+// the name at v, of whatever type, as the table writes conditions
+// (gate): "name:conds", the properties of one name "|" separated. n8n drops a parameter its display
+// options hide when it builds the workflow (n8n-workflow
+// dist/cjs/node-helpers.js getNodeParameters, L663: returnNoneDisplayed
+// is false when workflow.js L86 calls it), so its value is never read.
+// A name is left out when some property of it is shown at every value,
+// or has a condition the table cannot write. Space separated, in
+// description order.
+func (d description) hideable(v float64) string {
+	var names []string
+	alts := map[string][]string{}
+	skip, text := map[string]bool{}, map[string]bool{}
+	for i := range d.Properties {
+		p := &d.Properties[i]
+		if !versionShown(p.DisplayOptions, v) {
+			continue
+		}
+		if !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+		if textTypes[p.Type] {
+			text[p.Name] = true
+		}
+		conds, ok := d.gate(p.DisplayOptions, v)
+		if !ok || conds == "" || strings.Contains(conds, "|") {
+			skip[p.Name] = true
+			continue
+		}
+		if !slices.Contains(alts[p.Name], conds) {
+			alts[p.Name] = append(alts[p.Name], conds)
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if skip[n] || !text[n] || len(alts[n]) == 0 {
+			continue
+		}
+		out = append(out, n+":"+strings.Join(alts[n], "|"))
+	}
+	return strings.Join(out, " ")
 }
 
 // params lists the names of the top-level properties the description

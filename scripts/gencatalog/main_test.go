@@ -338,3 +338,31 @@ func TestRequired(t *testing.T) {
 		}
 	}
 }
+
+func TestHideable(t *testing.T) {
+	var d description
+	if err := json.Unmarshal([]byte(`{"name": "x", "version": [1, 2], "properties": [
+	  {"name": "resource", "type": "options", "default": "text", "options": [{"value": "text"}, {"value": "chat"}, {"value": "image"}]},
+	  {"name": "operation", "type": "options", "default": "complete", "options": [{"value": "complete"}, {"value": "edit"}]},
+	  {"name": "format", "type": "options", "default": "html", "options": [{"value": "text"}, {"value": "html"}]},
+	  {"name": "url", "type": "string", "default": ""},
+	  {"name": "prompt", "type": "string", "default": "", "displayOptions": {"show": {"resource": ["text"], "operation": ["complete"]}}},
+	  {"name": "prompt", "type": "fixedCollection", "default": {}, "displayOptions": {"show": {"resource": ["chat"]}}},
+	  {"name": "body", "type": "string", "default": "", "displayOptions": {"show": {"format": ["text"]}}},
+	  {"name": "count", "type": "number", "default": 1, "displayOptions": {"show": {"resource": ["image"]}}},
+	  {"name": "note", "type": "string", "default": "", "displayOptions": {"show": {"resource": ["image"]}}},
+	  {"name": "note", "type": "string", "default": ""},
+	  {"name": "flagged", "type": "string", "default": "", "displayOptions": {"show": {"urgent": [true]}}},
+	  {"name": "later", "type": "string", "default": "", "displayOptions": {"show": {"@version": [2], "resource": ["chat"]}}}
+	]}`), &d); err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[float64]string{
+		1: "prompt:resource=text;operation=complete|resource=chat body:format(html)=text",
+		2: "prompt:resource=text;operation=complete|resource=chat body:format(html)=text later:resource=chat",
+	} {
+		if got := d.hideable(v); got != want {
+			t.Errorf("hideable(%v) =\n%q, want\n%q", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package n8nschema
+
+import "strings"
+
+// Hidden reports whether n8n certainly hides top-level parameter name of
+// node n for the node's values, so that it drops the parameter when it
+// builds the workflow and the node never reads it: getNodeParameters,
+// called by the Workflow constructor with returnNoneDisplayed false
+// (n8n-workflow dist/cjs/workflow.js L86), skips a property that
+// displayParameter hides, judged on the values with their defaults filled
+// in (dist/cjs/node-helpers.js getNodeParameters L642-664). The node
+// table lists, for each text parameter (string, json, collection,
+// fixedCollection, resource locator) shown only for some values, the
+// display conditions of every property of that name (hideableSets, as
+// MissingRequired reads a required parameter's): the name is hidden when
+// each of them has a condition that certainly fails, on a value that is
+// stored as a literal or absent with its default at the node's version
+// (an expression, or a value of another kind, is not judged). Only a
+// version the node table lists exactly is judged; a <type>Tool variant
+// with its base node's entry (n8n adds properties to it, not conditions
+// to the base node's).
+func Hidden(n *Node, name string) bool {
+	es, ok := entriesOf(n.Type)
+	if !ok {
+		return false
+	}
+	var e *nodeEntry
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == n.TypeVersion {
+				e = &es[i]
+			}
+		}
+	}
+	if e == nil || e.shown == 0 {
+		return false
+	}
+	var alts string
+	found := false
+	for f := range strings.SplitSeq(hideableSets[e.shown], " ") {
+		if alts, found = strings.CutPrefix(f, name+":"); found {
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	d := display{n: n, e: e}
+	for alt := range strings.SplitSeq(alts, "|") {
+		if !d.hidden(alt) {
+			return false
+		}
+	}
+	return true
+}
+
+// hidden reports whether a condition of conds (as shown reads them)
+// certainly fails for d's node: its key's value is known and a show
+// condition does not list it, or a hide condition does. Conditions whose
+// value is not known are passed over: n8n shows a parameter only when
+// every condition holds.
+func (d *display) hidden(conds string) bool {
+	for cond := range strings.SplitSeq(conds, ";") {
+		i := strings.IndexAny(cond, "=!")
+		if i < 0 {
+			continue
+		}
+		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
+		x, ok := "", false
+		switch key {
+		case "resource":
+			x, ok = d.resource()
+		case "operation":
+			x, ok = d.operation()
+		default:
+			k, def, _ := strings.Cut(key, "(")
+			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
+		}
+		if !ok || x == "" {
+			continue
+		}
+		if listed(vals, x) == hide {
+			return true
+		}
+	}
+	return false
+}
