@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -65,9 +66,9 @@ var perMessageHosts = []string{"api.twilio.com", "nexmo.com", "vonage.com", "api
 // none.
 func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OpenRelay {
 	var out []OpenRelay
-	var w *relayWalk // made on first need
-	for n, in := range reach {
-		if !in || n == t || n.Disabled {
+	var w *relayWalk            // made on first need
+	for _, n := range g.Nodes { // file order: each run asks in the same order
+		if !reach[n] || n == t || n.Disabled {
 			continue
 		}
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -95,7 +96,7 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		}
 		r := OpenRelay{Node: n, PerMessage: perMessage[typ], Call: call}
 		if w == nil {
-			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
+			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}, open: map[fieldKey]int{}, low: math.MaxInt}
 		}
 		if http {
 			r.PerMessage = call || slices.ContainsFunc(perMessageHosts, func(h string) bool { return strings.HasSuffix(host, h) })
@@ -213,11 +214,25 @@ func (w *relayWalk) setAddress(n *n8nschema.Node, expr string) bool {
 
 // relayWalk follows recipients back to open trigger t's request within
 // the nodes its runs reach (stranger), each node's field once (memo).
+//
+// A field is the request's when the field it is read from is (an OR over
+// its sources), so on a loop the fields of one strongly connected
+// component share one answer. The walk is Tarjan's: a field asked again
+// while it is still being walked (open, its place on stack) answers false
+// for now, and the lowest place so read (low) tells whether the answer
+// found leaned on a field still open. A true answer is final at once (an
+// OR only grows), for the field and for every field above it on the
+// stack, which all lead back to it; a false one is final only when
+// nothing lower on the stack was read (the component is closed), and is
+// then stored for the whole component. Each field is still walked once.
 type relayWalk struct {
 	g        *Graph
 	t        *n8nschema.Node
 	stranger map[*n8nschema.Node]bool
 	memo     map[fieldKey]bool
+	open     map[fieldKey]int
+	stack    []fieldKey
+	low      int
 }
 
 // freeFormWhatsApp reports a WhatsApp Cloud message that is not a
@@ -255,10 +270,25 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
 		return false
 	}
 	found := false
+	sc := exprScan{x: x, endFrom: len(x) + 1, jsonFrom: len(x) + 1} // nothing searched yet
+	var asked map[jsonAsk]bool                                      // a field path asked of a source already
+	ask := func(src *n8nschema.Node, at int) bool {
+		if asked == nil {
+			asked = map[jsonAsk]bool{}
+		}
+		k := jsonAsk{src, at}
+		if asked[k] {
+			return false
+		}
+		asked[k] = true
+		return true
+	}
 	nodeRefs(x, func(name string, end int) {
 		if !found {
 			if src := w.g.Node(name); src != nil && w.stranger[src] {
-				found = w.fieldFrom(src, jsonPath(exprRest(x, end)))
+				if path, at := sc.jsonPath(end, false); ask(src, at) {
+					found = w.fieldFrom(src, path)
+				}
 			}
 		}
 	})
@@ -275,12 +305,8 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
 			if i < len(x) && (x[i] == '_' || x[i] == '$' || 'a' <= x[i]|0x20 && x[i]|0x20 <= 'z' || '0' <= x[i] && x[i] <= '9') {
 				continue // $jsonData, $inputs: another name
 			}
-			rest := x[i:]
-			if ref == "$json" {
-				rest = ".json" + rest
-			}
-			path := jsonPath(rest)
-			if path == nil {
+			path, at := sc.jsonPath(i, ref == "$json")
+			if path == nil || !ask(nil, at) {
 				continue
 			}
 			for _, e := range w.g.InOfType(n, ConnMain) {
@@ -294,19 +320,69 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
 	return found
 }
 
-// jsonPath reads the field path after the first .json of rest (the text
-// after a node's name or $input: .item.json.body.email,
-// .first().json["email"]): the names in order, up to the first part that
-// is not a name. nil when rest reads no json.
-func jsonPath(rest string) []string {
-	if e := strings.Index(rest, "}}"); e >= 0 {
-		rest = rest[:e]
+// jsonAsk is a field path read at place at of an expression, asked of
+// node src (nil: of the inputs).
+type jsonAsk struct {
+	src *n8nschema.Node
+	at  int
+}
+
+// exprScan reads the field paths of expression text x at places asked in
+// increasing order, finding the end of each {{ }} and each "json" once: a
+// recipient of k reads costs its length, not k times its length.
+type exprScan struct {
+	x string
+	// x[endFrom:end] holds no "}}" and end is the next one (len(x): none);
+	// likewise jsonFrom and json for "json".
+	endFrom, end, jsonFrom, json int
+	parens                       []int32 // parens[i]: the '(' in x[:i], made on first need
+}
+
+// next returns the place of the first sub in s.x at or after i, searching
+// again only when i is outside the stretch searched last (from..at).
+func (s *exprScan) next(sub string, i int, from, at *int) int {
+	if i < *from || i > *at {
+		*from, *at = i, len(s.x)
+		if j := strings.Index(s.x[i:], sub); j >= 0 {
+			*at = i + j
+		}
 	}
-	i := strings.Index(rest, "json")
-	if i < 0 || strings.Count(rest[:i], "(") > 3 {
-		return nil
+	return *at
+}
+
+// jsonPath reads the field path after the first .json that follows place
+// i within its {{ }} (the text after a node's name or $input:
+// .item.json.body.email, .first().json["email"]), or right at i when
+// afterJSON (after $json): the names in order, up to the first part that
+// is not a name, and the place it starts. nil (and -1) when the text
+// reads no json.
+func (s *exprScan) jsonPath(i int, afterJSON bool) ([]string, int) {
+	e := s.next("}}", i, &s.endFrom, &s.end)
+	if afterJSON {
+		return jsonPathAfter(s.x[i:e]), i
 	}
-	rest = rest[i+len("json"):]
+	j := s.next("json", i, &s.jsonFrom, &s.json)
+	if j+len("json") > e {
+		return nil, -1
+	}
+	if s.parens == nil {
+		s.parens = make([]int32, len(s.x)+1)
+		for k := range len(s.x) {
+			s.parens[k+1] = s.parens[k]
+			if s.x[k] == '(' {
+				s.parens[k+1]++
+			}
+		}
+	}
+	if s.parens[j]-s.parens[i] > 3 {
+		return nil, -1
+	}
+	return jsonPathAfter(s.x[j+len("json") : e]), j
+}
+
+// jsonPathAfter reads the field path that rest, the text after a json,
+// starts with.
+func jsonPathAfter(rest string) []string {
 	path := []string{}
 	for {
 		rest = strings.TrimLeft(rest, " \t\n")
@@ -349,9 +425,25 @@ func (w *relayWalk) fieldFrom(src *n8nschema.Node, path []string) bool {
 	if v, ok := w.memo[key]; ok {
 		return v
 	}
-	w.memo[key] = false // a cycle back here gives nothing
+	if at, ok := w.open[key]; ok {
+		w.low = min(w.low, at)
+		return false // for now: a cycle back here adds nothing of its own
+	}
+	at, outer := len(w.stack), w.low
+	w.open[key] = at
+	w.stack = append(w.stack, key)
+	w.low = at
 	v := w.fieldFromOnce(src, path)
-	w.memo[key] = v
+	if !v && w.low < at {
+		w.low = min(outer, w.low) // leaned on an open field: not final yet
+		return false
+	}
+	for _, k := range w.stack[at:] {
+		w.memo[k] = v
+		delete(w.open, k)
+	}
+	w.stack = w.stack[:at]
+	w.low = outer
 	return v
 }
 

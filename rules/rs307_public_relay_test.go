@@ -2,9 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // relayChain is one workflow of an open Webhook feeding a chain of k Set
@@ -36,4 +39,86 @@ func TestPublicRelayLinearInChain(t *testing.T) {
 	if len(fs) != k || len(fl) != 4*k {
 		t.Fatalf("RS307 findings: %d and %d, want %d and %d", len(fs), len(fl), k, 4*k)
 	}
+}
+
+// TestPublicRelaySameOnALoop: a form's submission goes round a loop of
+// two No Ops (K ⇄ L) with a mailer after each, both sending to the form's
+// Email. Whichever mailer is asked first, the loop's fields get one answer
+// (relayWalk: no false stored while the field it leaned on is still being
+// walked), and the mailers are asked in file order: both are found, the
+// same way on every run.
+func TestPublicRelaySameOnALoop(t *testing.T) {
+	src, err := os.ReadFile("testdata/RS307/form_loop_both_mailers_send_to_the_form.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := range 60 {
+		s := analyze.Build([]*n8nschema.File{n8nschema.Parse(n8nschema.NewSource("loop.json", src))}, analyze.DefaultOptions())
+		var got []string
+		for _, f := range analyze.Run(s, []*analyze.Rule{rs307}) {
+			got = append(got, f.Message)
+		}
+		if len(got) != 2 {
+			t.Fatalf("run %d: %d findings, want 2 (MailA and MailB): %q", i, len(got), got)
+		}
+		if i == 0 {
+			first = strings.Join(got, "\n")
+		} else if g := strings.Join(got, "\n"); g != first {
+			t.Fatalf("run %d differs from run 0:\n%s\nvs\n%s", i, g, first)
+		}
+	}
+}
+
+// relayLadder is an open Webhook feeding a chain of k No Ops where each
+// hands back to the one before (a loop at every step), with a Send Email
+// to the caller's address after each.
+func relayLadder(k int) *analyze.Set {
+	nodes := []string{`{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"path":"3c2f7a0e-5b7d-4c1e-9a51-0f6f3b2d9e11"}}`}
+	var conns []string
+	prev := "Hook"
+	for i := range k {
+		nodes = append(nodes,
+			fmt.Sprintf(`{"name":"Pass %d","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[0,0],"parameters":{}}`, i),
+			fmt.Sprintf(`{"name":"Mail %d","type":"n8n-nodes-base.emailSend","typeVersion":2.1,"position":[0,0],"parameters":{"fromEmail":"a@example.com","toEmail":"={{ $json.body.email }}","subject":"hi","emailFormat":"text","text":"hi"}}`, i))
+		to := fmt.Sprintf(`{"node":"Mail %d","type":"main","index":0}`, i)
+		if i+1 < k {
+			to += fmt.Sprintf(`,{"node":"Pass %d","type":"main","index":0}`, i+1)
+		}
+		if i > 0 {
+			to += fmt.Sprintf(`,{"node":%q,"type":"main","index":0}`, prev)
+		}
+		conns = append(conns, fmt.Sprintf(`"Pass %d":{"main":[[%s]]}`, i, to))
+		prev = fmt.Sprintf("Pass %d", i)
+	}
+	conns = append(conns, `"Hook":{"main":[[{"node":"Pass 0","type":"main","index":0}]]}`)
+	return generatedSet("ladder", nodes, conns)
+}
+
+// TestPublicRelayLinearOnLoops: the walk answers the fields of a loop
+// together (one strongly connected component), each field once, so a
+// ladder of k loops with a mailer at every step is k findings and 4× the
+// ladder takes at most 6× the CPU time.
+func TestPublicRelayLinearOnLoops(t *testing.T) {
+	const k = 300
+	small, large := relayLadder(k), relayLadder(4*k)
+	var fs, fl []analyze.Finding
+	linearIn(t, "RS307 over a ladder of loops", k, func() { fs = analyze.Run(small, []*analyze.Rule{rs307}) }, func() { fl = analyze.Run(large, []*analyze.Rule{rs307}) })
+	if len(fs) != k || len(fl) != 4*k {
+		t.Fatalf("RS307 findings: %d and %d, want %d and %d", len(fs), len(fl), k, 4*k)
+	}
+}
+
+// TestPublicRelayRecipientLinear: the recipient reader finds the end of
+// each {{ }} and each "json" once (exprScan), so a recipient that reads
+// $json k times costs its length: 4× the reads take at most 6× the time.
+func TestPublicRelayRecipientLinear(t *testing.T) {
+	const k = 10000
+	recipient := func(k int) *analyze.Set {
+		nodes := []string{`{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"parameters":{"path":"contact-form"}}`,
+			`{"name":"Mail","type":"n8n-nodes-base.emailSend","typeVersion":2.1,"position":[0,0],"parameters":{"fromEmail":"a@example.com","toEmail":"={{ ` + strings.Repeat("$json $input ", k) + `}}","subject":"hi","emailFormat":"text","text":"hi"}}`}
+		return generatedSet("relay", nodes, []string{`"Hook":{"main":[[{"node":"Mail","type":"main","index":0}]]}`})
+	}
+	small, large := recipient(k), recipient(4*k)
+	linearIn(t, "RS307 over one recipient", k, func() { analyze.Run(small, []*analyze.Rule{rs307}) }, func() { analyze.Run(large, []*analyze.Rule{rs307}) })
 }
