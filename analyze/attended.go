@@ -520,34 +520,92 @@ func (r *DroppedReach) decides(d n8nschema.DroppedEdge) []string {
 // It reads only calls the set resolves, and w's own, so a group of linked
 // files gives what the whole set gives.
 func Watched(s *Set, w *n8nschema.Workflow, n *n8nschema.Node) bool {
-	return watchedAt(s, w, n, 0)
+	return newWatchTable(s, w).at(n, 0)
+}
+
+// WatchedIn is Watched for the nodes of workflow w, each walk of its graph
+// made once for all of them (and the answer of its callers once): a rule
+// that asks of every node walks the graph a few times, not a few times per
+// node.
+func WatchedIn(s *Set, w *n8nschema.Workflow) func(*n8nschema.Node) bool {
+	t := newWatchTable(s, w)
+	return func(n *n8nschema.Node) bool { return t.at(n, 0) }
+}
+
+// watchTable holds what Watched reads of workflow w: its enabled triggers
+// by kind, and the walks from them, each made on first need.
+type watchTable struct {
+	s                                  *Set
+	w                                  *n8nschema.Workflow
+	g                                  *Graph
+	hand, entry, other                 []*n8nschema.Node
+	called                             bool
+	handReach, notHand, unwatched, ran map[*n8nschema.Node]bool
+	// tail is the answer, at depth 0, of a node past the per-node tests
+	// (it depends on w's calls only): 0 not yet known, 1 false, 2 true.
+	tail int8
+}
+
+func newWatchTable(s *Set, w *n8nschema.Workflow) *watchTable {
+	t := &watchTable{s: s, w: w, g: s.Graph(w), called: calledBy(s, w)}
+	for _, tr := range t.g.Triggers() {
+		switch {
+		case tr.Disabled:
+		case ByHand(tr):
+			t.hand = append(t.hand, tr)
+		case tr.Type == n8nschema.TypeExecuteWorkflowTrigger:
+			t.entry = append(t.entry, tr)
+		default:
+			t.other = append(t.other, tr)
+		}
+	}
+	return t
+}
+
+// reach is ReachFrom(g, starts...), walked once into *m.
+func (t *watchTable) reach(m *map[*n8nschema.Node]bool, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	if *m == nil {
+		*m = ReachFrom(t.g, starts...)
+	}
+	return *m
 }
 
 func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool {
-	g := s.Graph(w)
-	if !calledBy(s, w) && ByHandOnly(g, n) {
+	return newWatchTable(s, w).at(n, depth)
+}
+
+func (t *watchTable) at(n *n8nschema.Node, depth int) bool {
+	// ByHandOnly, with its walks kept.
+	if !t.called && len(t.hand) > 0 && t.reach(&t.handReach, t.hand...)[n] && !t.reach(&t.notHand, append(slices.Clone(t.entry), t.other...)...)[n] {
 		return true
 	}
-	var hand, entry, other []*n8nschema.Node
-	for _, t := range g.Triggers() {
-		switch {
-		case t.Disabled:
-		case ByHand(t):
-			hand = append(hand, t)
-		case t.Type == n8nschema.TypeExecuteWorkflowTrigger:
-			entry = append(entry, t)
-		default:
-			other = append(other, t)
-		}
-	}
-	unwatched := ReachFrom(g, other...) // one walk, however many triggers
+	unwatched := t.reach(&t.unwatched, t.other...) // one walk, however many triggers
 	if unwatched[n] {
 		return false
 	}
-	if len(entry) == 0 || !ReachFrom(g, append(hand, entry...)...)[n] {
+	if len(t.entry) == 0 || !t.reach(&t.ran, append(slices.Clone(t.hand), t.entry...)...)[n] {
 		return false
 	}
-	if calledBy(s, w) {
+	if depth > 0 {
+		return t.callsWatched(depth)
+	}
+	if t.tail == 0 {
+		t.tail = 1
+		if t.callsWatched(0) {
+			t.tail = 2
+		}
+	}
+	return t.tail == 2
+}
+
+// callsWatched is the rest of Watched, which reads w's calls, not the
+// node: every call to w comes from a node of its caller that is itself
+// Watched, or w calls a workflow the set lacks (or itself) from a node
+// only a person's runs reach.
+func (t *watchTable) callsWatched(depth int) bool {
+	s, w := t.s, t.w
+	unwatched := t.reach(&t.unwatched, t.other...)
+	if t.called {
 		if depth >= maxCallerDepth {
 			return false
 		}
@@ -561,12 +619,12 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 		}
 		return true
 	}
-	if len(hand) == 0 {
+	if len(t.hand) == 0 {
 		return false
 	}
 	// The call must come from a node only a person's runs reach: an agent
 	// a schedule also starts calls its tool unwatched.
-	reach := ReachFrom(g, hand...)
+	reach := t.reach(&t.handReach, t.hand...)
 	for _, c := range s.CallsFrom(w) {
 		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] && !unwatched[c.Node] {
 			return true

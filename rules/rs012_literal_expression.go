@@ -81,6 +81,7 @@ and the Merge node's SQL mode, and an LDAP search's filter.`,
 			return
 		}
 		var g *analyze.Graph
+		var why *whyTable // unreachedWhy's walks, once for the workflow
 		for _, n := range w.Nodes {
 			// The gate, read when the parameters were parsed: most nodes
 			// hold no string with "{{" that does not begin with "=".
@@ -99,8 +100,9 @@ and the Merge node's SQL mode, and an LDAP search's filter.`,
 				if len(g.Unloadable) > 0 {
 					return // n8n cannot build it: no node runs (RS010)
 				}
+				why = newWhyTable(pass, g)
 			}
-			reportLiterals(pass, g, n, lits)
+			reportLiterals(pass, g, why, n, lits)
 		}
 	},
 }
@@ -208,9 +210,13 @@ func literalExpressions(n *n8nschema.Node) []literal {
 	// A top-level parameter the node's version does not have is never
 	// read (RS011).
 	if dropped := n8nschema.DroppedParams(n); len(dropped) > 0 {
+		names := make(map[string]bool, len(dropped))
+		for _, d := range dropped {
+			names[d.Name] = true
+		}
 		out = slices.DeleteFunc(out, func(l literal) bool {
 			top, _, _ := strings.Cut(l.path, ".")
-			return slices.ContainsFunc(dropped, func(d n8nschema.DroppedParam) bool { return d.Name == top })
+			return names[top]
 		})
 	}
 	// A top-level parameter the node's display options hide for its
@@ -469,7 +475,7 @@ func resourceLocator(n *n8nschema.Node, path string) bool {
 	return v.Get("__rl").True()
 }
 
-func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lits []literal) {
+func reportLiterals(pass *analyze.Pass, g *analyze.Graph, wt *whyTable, n *n8nschema.Node, lits []literal) {
 	// What no run of a trigger reaches, no run sends: silent (an AI Agent
 	// wired only to its sub-nodes, connections n8n ignores, a node on an
 	// output its source does not have). A node only a failure before it
@@ -477,7 +483,7 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lit
 	// sends the value, and the finding says so (unreachedWhy, RS011's
 	// wording), as it says when only a person's run from the editor
 	// reaches it, or when the workflow is archived.
-	why, sent := literalReach(pass, g, n)
+	why, sent := literalReach(g, wt, n)
 	if !sent {
 		return
 	}
@@ -521,7 +527,7 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lit
 }
 
 // literalReach says, as a clause for a message, what must happen before a
-// run sends what node n holds (unreachedWhy: "" when a run of a trigger
+// run sends what node n holds (whyTable.why: "" when a run of a trigger
 // does), and reports whether a run sends it at all: not when no run
 // reaches n (g.Reachable: connections n8n ignores, an output its source
 // does not have, an AI Agent wired only to its sub-nodes, a gate that
@@ -529,9 +535,9 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, lit
 // off (g.FailsBefore), or a tool or model whose root fails on every run
 // before it calls them (the root's failure, as FailsWhy reads it): once
 // that node is fixed, every run sends the value.
-func literalReach(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) (string, bool) {
+func literalReach(g *analyze.Graph, wt *whyTable, n *n8nschema.Node) (string, bool) {
 	if _, behind := g.FailsBefore(n); behind || g.Reachable(n) {
-		return unreachedWhy(pass, g, n), true
+		return wt.why(n), true
 	}
 	if g.IsSubNode(n) {
 		for _, r := range g.Roots(n) {
