@@ -70,9 +70,9 @@ type Repairer interface {
 	// those it clamps on a node (safe: n8n runs the same).
 	RetryAsRun(w *n8nschema.Workflow, n *n8nschema.Node) (*Repair, error)
 	// ExpressionPrefix begins with "=" the string values at paths (below
-	// "parameters") of the named node, so that n8n evaluates them as
+	// "parameters") of node n of w, so that n8n evaluates them as
 	// expressions (unsafe).
-	ExpressionPrefix(w *n8nschema.Workflow, node string, paths []string) (*Repair, error)
+	ExpressionPrefix(w *n8nschema.Workflow, n *n8nschema.Node, paths []string) (*Repair, error)
 }
 
 // RepairFunc builds a finding's repair with the set's Repairer. An

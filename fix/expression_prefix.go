@@ -13,14 +13,7 @@ import (
 // parameter only when it begins with "=" (n8n-workflow
 // dist/cjs/expressions/expression-helpers.js isExpression). Unsafe: the
 // author may have meant the braces as text.
-func (r *repairer) expressionPrefix(w *n8nschema.Workflow, node string, paths []string) (*analyze.Repair, error) {
-	if w == nil {
-		return nil, noRepair("the workflow was not found")
-	}
-	n := w.Node(node)
-	if n == nil {
-		return nil, noRepair("the node was not found")
-	}
+func (r *repairer) expressionPrefix(w *n8nschema.Workflow, n *n8nschema.Node, paths []string) (*analyze.Repair, error) {
 	src := w.Source.Src
 	rep := &analyze.Repair{Safety: analyze.Unsafe}
 	for _, p := range paths {
@@ -34,7 +27,7 @@ func (r *repairer) expressionPrefix(w *n8nschema.Workflow, node string, paths []
 		}
 		rep.Edits = append(rep.Edits, analyze.Edit{Source: w.Source, Offset: off + 1, Text: "="})
 	}
-	rep.Description = fmt.Sprintf("Begin %s of %q with \"=\", so that n8n evaluates %s", strings.Join(quoteAll(paths), ", "), node, plural(len(paths), "it", "them"))
+	rep.Description = fmt.Sprintf("Begin %s of %q with \"=\", so that n8n evaluates %s", strings.Join(quoteAll(paths), ", "), n.Name, plural(len(paths), "it", "them"))
 	return rep, nil
 }
 

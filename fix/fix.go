@@ -191,8 +191,14 @@ func (r *repairer) RetryAsRun(w *n8nschema.Workflow, n *n8nschema.Node) (*analyz
 	return r.retryAsRun(r.workflow(wfKey{w.Source, w.Name, w.ID}), n.Name)
 }
 
-func (r *repairer) ExpressionPrefix(w *n8nschema.Workflow, node string, paths []string) (*analyze.Repair, error) {
-	return r.expressionPrefix(r.workflow(wfKey{w.Source, w.Name, w.ID}), node, paths)
+func (r *repairer) ExpressionPrefix(w *n8nschema.Workflow, n *n8nschema.Node, paths []string) (*analyze.Repair, error) {
+	// The node by its place in the file, not by its name: two nodes of one
+	// name (a file n8n would not build) must not trade edits.
+	ref, ok := r.node(srcOff{w.Source, n.Pos.Offset})
+	if !ok || ref.node != n {
+		return nil, noRepair("the node was not found")
+	}
+	return r.expressionPrefix(ref.wf, ref.node, paths)
 }
 
 type wfNode struct {

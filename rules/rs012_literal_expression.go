@@ -512,7 +512,6 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, wt *whyTable, n *n8nsc
 	d.Fix = fmt.Sprintf("Begin %s of %q with \"=\" (switch the field to Expression in the editor)", joinNames(quotedPaths(lits), 3), n.Name)
 	w := pass.Workflow
 	d.NoteFoldKey = pass.File.Source.Name + "\x01" + w.Path + "\x01" + w.ID
-	name := n.Name
 	paths := make([]string, len(lits))
 	for i, o := range lits {
 		paths[i] = o.path
@@ -521,7 +520,7 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, wt *whyTable, n *n8nsc
 		why := analyze.Unrepairable(fmt.Sprintf("the braces read node %q, which the workflow does not have: as an expression the value would fail the node", missing))
 		d.Repair = func(analyze.Repairer) (*analyze.Repair, error) { return nil, why }
 	} else {
-		d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExpressionPrefix(w, name, paths) }
+		d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExpressionPrefix(w, n, paths) }
 	}
 	pass.Report(d)
 }
