@@ -136,7 +136,7 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 		if !w.stranger[a] || a.Disabled || a.Type != n8nschema.TypeAgent {
 			continue
 		}
-		prompt := "={{ $json.chatInput }}" // promptType auto (Agent 1.7+), and the text's default before
+		prompt := "={{ $json.chatInput }}" // promptType auto (shown from Agent 1.3: AgentV1.node.js), and the text's default before
 		if pt := a.Params().Get("promptType").Str(); pt == "define" {
 			prompt = a.Params().Get("text").Str()
 		}

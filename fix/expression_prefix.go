@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -27,21 +28,14 @@ func (r *repairer) expressionPrefix(w *n8nschema.Workflow, n *n8nschema.Node, pa
 		}
 		rep.Edits = append(rep.Edits, analyze.Edit{Source: w.Source, Offset: off + 1, Text: "="})
 	}
-	rep.Description = fmt.Sprintf("Begin %s of %q with \"=\", so that n8n evaluates %s", strings.Join(quoteAll(paths), ", "), n.Name, plural(len(paths), "it", "them"))
+	shown := make([]string, len(paths))
+	for i, p := range paths {
+		shown[i] = strconv.Quote(n8nschema.ShownPath(p))
+	}
+	them := "them"
+	if len(paths) == 1 {
+		them = "it"
+	}
+	rep.Description = fmt.Sprintf("Begin %s of %q with \"=\", so that n8n evaluates %s", strings.Join(shown, ", "), n.Name, them)
 	return rep, nil
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -55,7 +55,7 @@ func literalKeyAt(n *Node) (Refusal, Value, bool) {
 			return true
 		}
 		at = val
-		r, found = Refusal{Why: "its " + what + " " + strconv.Quote(name) + " is the text " + strconv.Quote(clip(val.Str())) +
+		r, found = Refusal{Why: "its " + what + " " + strconv.Quote(name) + " is the text " + strconv.Quote(Clip(val.Str(), 80)) +
 			", which n8n sends as written since it does not start with \"=\", so the service refuses the key", Fails: true}, true
 		return false
 	})
@@ -123,10 +123,13 @@ func bareName(s string) bool {
 	return true
 }
 
-// clip shortens a value quoted in a message.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
+// Clip shortens a value quoted in a message to n runes, with "…" after.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
 	return s
 }

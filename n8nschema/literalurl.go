@@ -42,7 +42,7 @@ func literalURL(n *Node) (Refusal, bool) {
 	if !bracesIn(u) || placeholderBraces(u) {
 		return Refusal{}, false // a fill-in's braces are BlankURL's
 	}
-	sent := "its URL is the text " + strconv.Quote(clip(shownURL(u))) + ", which n8n uses as written since it does not start with \"=\""
+	sent := "its URL is the text " + strconv.Quote(Clip(shownURL(u), 80)) + ", which n8n uses as written since it does not start with \"=\""
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return Refusal{Why: sent + `, and refuses before any request: "URL must start with "http" or "https""`, Fails: true, NoCall: true}, true
 	}

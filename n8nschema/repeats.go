@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // keyChain is every member of one name in one object: the copies
@@ -187,4 +188,25 @@ func splitPath(path string) []string {
 		}
 	}
 	return append(out, string(b))
+}
+
+// ShownPath writes a dotted path (escapeKey) for a message: a key that
+// holds a character the path escapes is shown in brackets, as JavaScript
+// reads it (columns.value['user.id']), not with the escape's backslash.
+func ShownPath(path string) string {
+	if !strings.Contains(path, `\`) {
+		return path
+	}
+	var b strings.Builder
+	for i, k := range splitPath(path) {
+		if strings.IndexFunc(k, func(r rune) bool { return r < 256 && pathSpecial[r] }) < 0 {
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(k)
+			continue
+		}
+		b.WriteString("['" + strings.ReplaceAll(strings.ReplaceAll(k, `\`, `\\`), "'", `\'`) + "']")
+	}
+	return b.String()
 }

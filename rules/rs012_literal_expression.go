@@ -166,8 +166,10 @@ var renderedKeys = map[string][]string{
 // $nodeVersion, $nodeId, $agentInfo, $webhookId, $tool) or a key
 // n8n-core adds ($execution, $vars, $secrets, $executionId,
 // $resumeWebhookUrl: get-additional-keys.js; $credentials, $version,
-// $request, $response, $pageCount: routing-node.js and pagination).
-var n8nVarRE = lazyregexp.New(`\$(?:\(|(?:json|input|binary|data|env|evaluateExpression|items?|fromA[Ii]|fromai|node|self|parameter|rawParameter|prevNode|runIndex|mode|workflow|itemIndex|now|today|jmesPath|jmespath|getPairedItem|position|thisItem|thisItemIndex|thisRunIndex|nodeVersion|nodeId|agentInfo|webhookId|tool|execution|executionId|vars|secrets|resumeWebhookUrl|credentials|version|request|response|pageCount)\b)`)
+// $request, $response, $pageCount: routing-node.js and pagination), or a
+// function n8n's expressions add ($ifEmpty, $min, $max, $average, $not:
+// n8n-workflow dist/cjs/extensions/extended-functions.js extendedFunctions).
+var n8nVarRE = lazyregexp.New(`\$(?:\(|(?:json|input|binary|data|env|evaluateExpression|items?|fromA[Ii]|fromai|node|self|parameter|rawParameter|prevNode|runIndex|mode|workflow|itemIndex|now|today|jmesPath|jmespath|getPairedItem|position|thisItem|thisItemIndex|thisRunIndex|nodeVersion|nodeId|agentInfo|webhookId|tool|execution|executionId|vars|secrets|resumeWebhookUrl|credentials|version|request|response|pageCount|ifEmpty|min|max|average|not)\b)`)
 
 // literal is a value that holds n8n's {{ }} without the leading "=".
 type literal struct {
@@ -387,10 +389,12 @@ func lastKey(rel string) string {
 }
 
 // promptFromChat reports an AI Agent or chain that reads its prompt from
-// the item's chatInput, not from "text": promptType "auto", the default
-// from Agent v1.3, Basic LLM Chain v1.4 and Question and Answer Chain
-// v1.3 (@n8n/n8n-nodes-langchain dist/utils/helpers.js
-// getPromptInputByType; utils/descriptions.js promptTypeOptions).
+// the item, not from "text": its chatInput at promptType "auto", the
+// default from Agent v1.3, Basic LLM Chain v1.4 and Question and Answer
+// Chain v1.3, or its guardrailsInput at "guardrails" (the older options'
+// third choice) (@n8n/n8n-nodes-langchain dist/utils/helpers.js
+// getPromptInputByType; utils/descriptions.js promptTypeOptions,
+// promptTypeOptionsDeprecated).
 func promptFromChat(n *n8nschema.Node) bool {
 	var from float64
 	switch n.Type {
@@ -405,7 +409,7 @@ func promptFromChat(n *n8nschema.Node) bool {
 		return false
 	}
 	p, ok := n.Param("promptType")
-	return !ok || p.Kind() == n8nschema.String && !p.IsExpr() && p.Str() == "auto"
+	return !ok || p.Kind() == n8nschema.String && !p.IsExpr() && (p.Str() == "auto" || p.Str() == "guardrails")
 }
 
 // recipientKeys are the parameters that name whom a message goes to.
@@ -493,7 +497,7 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, wt *whyTable, n *n8nsc
 	}
 	l := lits[at]
 	msg := fmt.Sprintf("parameter %q of node %q holds %s without the leading \"=\": n8n evaluates only a value that begins with \"=\", so every run sends the braces as text",
-		l.path, n.Name, strconv.Quote(clip(l.expr, 60)))
+		n8nschema.ShownPath(l.path), n.Name, strconv.Quote(n8nschema.Clip(l.expr, 60)))
 	d := analyze.Diagnostic{Node: n, Pos: l.val.Pos()}
 	msg += l.part + why
 	if l.part != "" && why == "" {
@@ -502,7 +506,7 @@ func reportLiterals(pass *analyze.Pass, g *analyze.Graph, wt *whyTable, n *n8nsc
 	var others []string
 	for i, o := range lits {
 		if i != at {
-			others = append(others, strconv.Quote(o.path))
+			others = append(others, strconv.Quote(n8nschema.ShownPath(o.path)))
 		}
 	}
 	if len(others) > 0 {
@@ -574,23 +578,10 @@ func missingNode(w *n8nschema.Workflow, lits []literal) string {
 func quotedPaths(lits []literal) []string {
 	out := make([]string, len(lits))
 	for i, l := range lits {
-		out[i] = strconv.Quote(l.path)
+		out[i] = strconv.Quote(n8nschema.ShownPath(l.path))
 	}
 	return out
 }
-
-// clip cuts s to at most n bytes, at a rune boundary, with "…" after.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // literalFoldMore words what a finding that others folded into says of
 // them.
