@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 
@@ -66,8 +65,8 @@ var perMessageHosts = []string{"api.twilio.com", "nexmo.com", "vonage.com", "api
 // none.
 func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OpenRelay {
 	var out []OpenRelay
-	var w *relayWalk            // made on first need
-	for _, n := range g.Nodes { // file order: each run asks in the same order
+	var w *relayWalk // made on first need
+	for _, n := range g.Nodes {
 		if !reach[n] || n == t || n.Disabled {
 			continue
 		}
@@ -96,7 +95,7 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		}
 		r := OpenRelay{Node: n, PerMessage: perMessage[typ], Call: call}
 		if w == nil {
-			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}, open: map[fieldKey]int{}, low: math.MaxInt}
+			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
 		}
 		if http {
 			r.PerMessage = call || slices.ContainsFunc(perMessageHosts, func(h string) bool { return strings.HasSuffix(host, h) })
@@ -232,7 +231,7 @@ type relayWalk struct {
 	memo     map[fieldKey]bool
 	open     map[fieldKey]int
 	stack    []fieldKey
-	low      int
+	low      int // only read below a field on the stack: its zero is never used
 }
 
 // freeFormWhatsApp reports a WhatsApp Cloud message that is not a
@@ -424,6 +423,9 @@ func (w *relayWalk) fieldFrom(src *n8nschema.Node, path []string) bool {
 	key := fieldKey{src, strings.Join(path, "\x00")}
 	if v, ok := w.memo[key]; ok {
 		return v
+	}
+	if w.open == nil {
+		w.open = map[fieldKey]int{}
 	}
 	if at, ok := w.open[key]; ok {
 		w.low = min(w.low, at)
