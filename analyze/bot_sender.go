@@ -121,6 +121,11 @@ func senderGate(g *Graph, n *n8nschema.Node) bool {
 			}
 			switch key {
 			case "leftValue", "rightValue", "value1", "value2":
+			case "operation": // If 2's operator.operation, kept with its sides
+				if !strings.HasSuffix(parent, ".operator") {
+					return
+				}
+				parent, key = strings.TrimSuffix(parent, ".operator"), "op"
 			default:
 				return
 			}
@@ -129,10 +134,14 @@ func senderGate(g *Graph, n *n8nschema.Node) bool {
 			}
 			sides[parent][key] = v.Str()
 		})
-		pair := func(a, b string) bool {
-			return botSenderRE.MatchString(a) && (fixedValue(b) || senderTestRE.MatchString(a))
-		}
+		// The other side blank in an equality is a template's place for
+		// the owner's id: as written no one passes, filled in only the
+		// owner does.
 		for _, s := range sides {
+			blankEq := s["op"] == "equals"
+			pair := func(a, b string) bool {
+				return botSenderRE.MatchString(a) && (fixedValue(b) || senderTestRE.MatchString(a) || blankEq && strings.TrimSpace(strings.TrimPrefix(b, "=")) == "")
+			}
 			if pair(s["leftValue"], s["rightValue"]) || pair(s["rightValue"], s["leftValue"]) ||
 				pair(s["value1"], s["value2"]) || pair(s["value2"], s["value1"]) {
 				return true
