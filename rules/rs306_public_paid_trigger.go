@@ -277,27 +277,6 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 	},
 }
 
-// botKind says of bot trigger t (analyze.Exposure "bot") that it answers
-// whoever writes, as a format for the trigger's name.
-func botKind(t *n8nschema.Node) string {
-	if t.Type != n8nschema.TypeTelegramTrigger {
-		return "WhatsApp number %q answers anyone who writes to it (no test of the sender)"
-	}
-	if t.TypeVersion < 1.2 && (t.Params().Get("additionalFields.chatIds").Str() != "" || t.Params().Get("additionalFields.userIds").Str() != "") {
-		// TelegramTrigger.node.js webhook(): the lists apply from 1.2.
-		return "Telegram bot %q answers anyone who writes to it (its Restrict to Chat/User IDs is not applied before trigger version 1.2, and no test of the sender)"
-	}
-	return "Telegram bot %q answers anyone who writes to it (no chat or user restriction, no test of the sender)"
-}
-
-// botFix says how to keep strangers out of bot trigger t's runs.
-func botFix(t *n8nschema.Node) string {
-	if t.Type == n8nschema.TypeTelegramTrigger {
-		return "set the trigger's Restrict to Chat IDs or User IDs to the owner's (version 1.2 or later), or test the sender before the call"
-	}
-	return "test the sender's number against the owner's list before the call"
-}
-
 // worstPerRun is what one run of a paid call bills at worst, by the
 // figures RS301 and RS302 give it (analyze.FillSpend): its calls ×
 // attempts × max output tokens × the model's output price, per execution
