@@ -66,6 +66,9 @@ var perMessageHosts = []string{"api.twilio.com", "nexmo.com", "vonage.com", "api
 func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OpenRelay {
 	var out []OpenRelay
 	var w *relayWalk // made on first need
+	// A bot's message to the chat or number that wrote (a Telegram
+	// chat id, a WhatsApp sender) reaches only the stranger themselves.
+	bot := botExposure(t) != ""
 	for _, n := range g.Nodes {
 		if !reach[n] || n == t || n.Disabled {
 			continue
@@ -108,6 +111,9 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 				}
 				continue
 			}
+			if bot && botSenderRE.MatchString(x) {
+				continue // the bot answers whoever wrote: only they get it
+			}
 			if w.fromRequest(n, x) {
 				r.Recipient = x
 				break
@@ -130,6 +136,12 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 // (promptType "auto", or a text that reads the request), so the model
 // fills the tool's $fromAI recipient from what the caller wrote.
 func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
+	return w.askingAgentOf(n, true)
+}
+
+// askingAgentOf is askingAgent; a prompt that tells the model where to
+// send (toldWhere) counts only when where is set.
+func (w *relayWalk) askingAgentOf(n *n8nschema.Node, where bool) *n8nschema.Node {
 	for _, e := range w.g.OutOfType(n, ConnTool) {
 		a := e.To
 		if !w.stranger[a] || a.Disabled || a.Type != n8nschema.TypeAgent {
@@ -139,7 +151,7 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 		if pt := a.Params().Get("promptType").Str(); pt == "define" {
 			prompt = a.Params().Get("text").Str()
 		}
-		if w.fromRequest(a, prompt) && !w.toldWhere(a, prompt) {
+		if w.fromRequest(a, prompt) && !(where && w.toldWhere(a, prompt)) {
 			return a
 		}
 	}
@@ -582,4 +594,86 @@ func ReadablePath(t *n8nschema.Node) bool {
 		}
 	}
 	return false
+}
+
+// An OwnerAction is an agent tool that acts in the owner's account with
+// what the model fills in from the message of whoever started the run (at
+// an open trigger, a stranger's word) and changes what the owner has or
+// speaks as the owner to others: a Gmail reply (to the owner's
+// correspondents, in their thread) or delete; a Google Calendar event
+// changed or deleted (the owner's meetings moved or cancelled). A mail
+// sent to a fixed or the owner's own address only fills what the owner
+// reads (RS306 and RS402 speak of that), and a send to an address the
+// model picks is an OpenRelay. A created event is neither: it lands in the
+// owner's calendar, and its guests are not notified unless the node sets
+// sendUpdates (GoogleCalendar.node.js L181: qs.sendUpdates only when set;
+// Google's events.insert sends no notification by default).
+type OwnerAction struct {
+	Node  *n8nschema.Node
+	Agent *n8nschema.Node
+	// What says what the tool does: "sends mail", "deletes calendar events".
+	What string
+}
+
+// ownerAction says what tool n does in the owner's account, "" when
+// nothing this file reads as the owner's action. The Gmail node's
+// resource defaults to message and its operation to send (nodes-base
+// Google/Gmail/v2/MessageDescription.js); Google Calendar's to event and
+// create (Google/Calendar/GoogleCalendar.node.js, EventDescription.js).
+func ownerAction(n *n8nschema.Node) string {
+	p := n.Params()
+	res, op := p.Get("resource").Str(), p.Get("operation").Str()
+	switch n.Type {
+	case "n8n-nodes-base.gmailTool":
+		if res != "" && res != "message" {
+			return ""
+		}
+		switch op {
+		case "reply":
+			return "replies to mail"
+		case "delete":
+			return "deletes mail"
+		}
+	case "n8n-nodes-base.googleCalendarTool":
+		if res != "" && res != "event" {
+			return ""
+		}
+		switch op {
+		case "update":
+			return "changes calendar events"
+		case "delete":
+			return "deletes calendar events"
+		}
+	}
+	return ""
+}
+
+// OwnerActions returns the agent tools among reach (what a stranger's run
+// at open trigger t reaches) that act in the owner's account
+// (ownerAction) for an agent whose prompt is the caller's message
+// (askingAgent), in file order.
+func OwnerActions(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OwnerAction {
+	var out []OwnerAction
+	var w *relayWalk
+	for n, in := range reach {
+		if !in || n.Disabled {
+			continue
+		}
+		what := ownerAction(n)
+		if what == "" {
+			continue
+		}
+		if w == nil {
+			w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
+		}
+		if a := w.askingAgentOf(n, false); a != nil {
+			out = append(out, OwnerAction{Node: n, Agent: a, What: what})
+		}
+	}
+	slices.SortFunc(out, func(a, b OwnerAction) int {
+		i, _ := g.index(a.Node)
+		j, _ := g.index(b.Node)
+		return cmp.Compare(i, j)
+	})
+	return out
 }

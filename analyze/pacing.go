@@ -137,7 +137,31 @@ func personKind(t *n8nschema.Node) string {
 	if k := personTriggers[t.Type]; k != "" {
 		return k
 	}
+	if customerOrder(t) {
+		return "form"
+	}
 	return personServices[triggerService(t.Type)]
+}
+
+// customerOrder reports a shop's trigger on a customer's checkout: a
+// Shopify Trigger on orders/create or checkouts/create
+// (Shopify/ShopifyTrigger.node.js topic), a WooCommerce Trigger on
+// order.created (WooCommerce/WooCommerceTrigger.node.js event). Each
+// event is one customer's action, at that customer's time, as a booking
+// is: the executions do not start in lockstep (readers of part IL). A
+// shop's other topics (a product or inventory update, an order paid or
+// fulfilled by the shop's systems) may come in batches and stay
+// machine-paced.
+func customerOrder(t *n8nschema.Node) bool {
+	switch t.Type {
+	case "n8n-nodes-base.shopifyTrigger":
+		v, ok := t.Param("topic")
+		return ok && v.Kind() == n8nschema.String && (v.Str() == "orders/create" || v.Str() == "checkouts/create")
+	case "n8n-nodes-base.wooCommerceTrigger":
+		v, ok := t.Param("event")
+		return ok && v.Kind() == n8nschema.String && v.Str() == "order.created"
+	}
+	return false
 }
 
 // Converses reports whether a trigger starts an execution for a person

@@ -29,7 +29,10 @@ import (
 // over HTTP. Chat Trigger: public (false by default) and authentication
 // (none by default) (langchain nodes/trigger/ChatTrigger/ChatTrigger.node.ts);
 // Form Trigger and Webhook: authentication, none by default
-// (nodes-base/nodes/Form/v2/FormTriggerV2.node.ts, nodes/Webhook/description.ts).
+// (nodes-base/nodes/Form/v2/FormTriggerV2.node.ts, nodes/Webhook/description.ts);
+// "bot" for a messaging bot that answers whoever writes to it (a Telegram
+// Trigger with no chat or user restriction applied, a WhatsApp Trigger:
+// botExposure, analyze/bot_sender.go).
 func Exposure(t *n8nschema.Node) string {
 	if t.Disabled {
 		return ""
@@ -50,7 +53,7 @@ func Exposure(t *n8nschema.Node) string {
 			return "url"
 		}
 	}
-	return ""
+	return botExposure(t)
 }
 
 // secretIDFetch is an API path whose id only the service and the
@@ -173,13 +176,22 @@ func readsItems(v string) bool {
 // check of the caller's own token with the owner's identity provider
 // (identityGate), and those gates. With none it is reach itself. A sibling branch that n8n
 // would not start after the fetch fails (v1 order) is still counted as
-// reached.
+// reached. At a bot (Exposure "bot") the gates are the tests of who wrote
+// (senderGate): a comparison of the sender's id with the owner's, a lookup
+// of the sender in the owner's table that finds no one.
 func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
+	var gates []*n8nschema.Node
+	gated := map[*n8nschema.Node]bool{}
+	if botExposure(t) != "" {
+		gates = senderGates(g, reach, t)
+		for _, n := range gates {
+			gated[n] = true
+		}
+		return strangerWalk(g, t, reach, gates, gated)
+	}
 	if t.Type != n8nschema.TypeWebhook {
 		return reach, nil
 	}
-	var gates []*n8nschema.Node
-	gated := map[*n8nschema.Node]bool{}
 	var carriers map[string]bool // a set: each fetch asks it of every node that feeds it
 	// The nodes of reach, not of the graph: RS306 asks for each open
 	// webhook, and many webhooks that each reach a node or two stay linear.
@@ -202,6 +214,12 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 			gated[n] = true
 		}
 	}
+	return strangerWalk(g, t, reach, gates, gated)
+}
+
+// strangerWalk is what a stranger's run at t reaches of reach when it
+// ends at the gates.
+func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, gates []*n8nschema.Node, gated map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
 	if len(gates) == 0 {
 		return reach, nil
 	}

@@ -8,8 +8,9 @@ import (
 )
 
 // Helpers of the rules about the layers outside n8n (RS106, RS203, RS204,
-// RS306): work that runs again because a sender redelivers, a schedule
-// re-reads, or a run starts while the last one still goes.
+// RS306, RS307): work that runs again because a sender redelivers, a
+// schedule re-reads, or a run starts while the last one still goes; and
+// who from outside can start a run (a messaging bot's wording).
 
 // repeated is what a run repeats when it runs once more for the same
 // input: its writes that leave a second effect, the worst first, and its
@@ -91,4 +92,25 @@ func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
 		}
 	}
 	return false
+}
+
+// botKind says of bot trigger t (analyze.Exposure "bot") that it answers
+// whoever writes, as a format for the trigger's name.
+func botKind(t *n8nschema.Node) string {
+	if t.Type != n8nschema.TypeTelegramTrigger {
+		return "WhatsApp number %q answers anyone who writes to it (no test of the sender)"
+	}
+	if t.TypeVersion < 1.2 && (t.Params().Get("additionalFields.chatIds").Str() != "" || t.Params().Get("additionalFields.userIds").Str() != "") {
+		// TelegramTrigger.node.js webhook(): the lists apply from 1.2.
+		return "Telegram bot %q answers anyone who writes to it (its Restrict to Chat/User IDs is not applied before trigger version 1.2, and no test of the sender)"
+	}
+	return "Telegram bot %q answers anyone who writes to it (no chat or user restriction, no test of the sender)"
+}
+
+// botFix says how to keep strangers out of bot trigger t's runs.
+func botFix(t *n8nschema.Node) string {
+	if t.Type == n8nschema.TypeTelegramTrigger {
+		return "set the trigger's Restrict to Chat IDs or User IDs to the owner's (version 1.2 or later), or test the sender before the call"
+	}
+	return "test the sender's number against the owner's list before the call"
 }

@@ -29,6 +29,20 @@ chat is a warning: it is made to be shared or embedded in a site. An export that
 published) keeps that severity and says so: a public trigger is made to be published, and strangers reach it then. A form or a webhook is a note: a form is often a
 team's own tool, and a webhook's URL (its path is a random id unless set) is a secret as long as nobody shares it; a
 webhook that the workflow reads as called by a known service (a Stripe, Shopify, Slack, GitHub or Meta event) is left out.
+A messaging bot answers whoever writes to it: a Telegram Trigger (its bot's username is searchable and bots are
+listed) with neither "Restrict to Chat IDs" nor "Restrict to User IDs" set, or set on a trigger older than version
+1.2, which shows the options but does not apply them (nodes-base/nodes/Telegram/TelegramTrigger.node.js webhook():
+additionalFields.chatIds and userIds, read only when nodeVersion >= 1.2), and a WhatsApp Trigger that listens to
+messages (a business number takes a message from any number; the trigger has no such option). Its paid calls are
+a note (analyze.Exposure "bot"): a bot must first be found, and its messages come one person's at a time, but each
+stranger's message bills the owner; where answering the public is the bot's purpose it is the product, still a note.
+A call the run reaches only past a test of the sender is left out (analyze/bot_sender.go): an If, Filter or Switch
+that compares the sender's id (message.chat.id, message.from.id, from.username; WhatsApp's messages[0].from,
+contacts[0].wa_id) with a literal, a fixed list or the instance's variables, a Code node that does, or a read of the
+owner's table (Google Sheets, Airtable, Supabase, Postgres, ...) filtered by the sender that outputs no item when no
+row matches (not with Always Output Data or continue on fail), which ends the run there
+(packages/core/src/execution-engine/workflow-execute.ts). A table the workflow also writes to is the bot's own log of
+who wrote (the row the run appended is found): no test.
 So is a paid call that a stranger's run never gets to: one behind an HTTP Request that first fetches, with the
 owner's credential, an object by an id taken from the request that only the real sender knows (an Airtable
 webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
@@ -211,11 +225,22 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 				kind = "form %q has no authentication"
 			}
 			who := "anyone with the link"
-			if exp == "url" {
+			switch exp {
+			case "url":
 				who = "anyone who learns its URL"
+			case "bot":
+				// A bot must first be found, and it answers one person's
+				// messages at a time; but every stranger's message bills
+				// the owner. A note, even where answering the public is
+				// the workflow's purpose (then it is the product).
+				kind, who, sev = botKind(t), "anyone who finds the bot and writes to it", analyze.Note
 			}
 			msg := fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, %s, with no rate limit on the way and no spend cap declared",
 				t.Name, what, who, billedTo(paid))
+			if exp == "bot" {
+				msg = fmt.Sprintf(kind+" and runs the paid call %s: %s can run it with each message, %s, with no rate limit on the way and no spend cap declared; %s",
+					t.Name, what, who, billedTo(paid), botFix(t))
+			}
 			if bill != "" { // no model the owner pays: no spend cap applies
 				msg = fmt.Sprintf(kind+" and runs the paid call %s: %s can run it as often as they like, %s, with no rate limit on the way",
 					t.Name, what, who, bill)

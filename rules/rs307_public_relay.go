@@ -30,7 +30,15 @@ owner's inbox, which RS306 and RS402 speak of. So are the webhooks RS306 leaves 
 known service (a signed Stripe, Shopify, Slack, GitHub or Meta event), one whose run tests a credential header of its
 caller, one a workflow of the set calls, and a send that lies behind a fetch by an id only the real sender knows or a
 check of the caller's token. A public chat, a form that the export shows published, and a text, WhatsApp message or call
-(billed per message) are warnings; a webhook is a note, its URL being a random id unless its path is set to words.`,
+(billed per message) are warnings; a webhook is a note, its URL being a random id unless its path is set to words.
+A messaging bot that answers whoever writes to it (a Telegram Trigger with no chat or user restriction applied, a
+WhatsApp Trigger, and no test of the sender on the way: analyze.Exposure "bot", as RS306 reads it) is open too: an
+agent behind it whose send tool's recipient the model fills in from a stranger's message is a warning; a message to
+the chat or number that wrote (message.chat.id, messages[0].from) reaches only the stranger, and is left out. An
+agent tool that acts in the owner's account on the caller's word is a note at any of these triggers: a Gmail reply
+(in the owner's name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the
+owner's meetings moved or cancelled). A created event is not: it lands in the owner's own calendar, and Google
+notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).`,
 	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or send only to addresses the workflow looks up itself (the owner's records, by an id it checks) or to a fixed one",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and which addresses may receive mail only the owner can say.",
 	Severity:   analyze.Warning,
@@ -42,6 +50,7 @@ check of the caller's token. A public chat, a form that the export shows publish
 		type found struct {
 			t   *n8nschema.Node
 			r   analyze.OpenRelay
+			a   analyze.OwnerAction // set instead of r: an owner's action
 			sev analyze.Severity
 		}
 		var all []found
@@ -50,8 +59,9 @@ check of the caller's token. A public chat, a form that the export shows publish
 		// A webhook whose runs are an earlier one's (analyze.SameRuns:
 		// the same nodes, no name or path read) has its relays: read once.
 		type class struct {
-			relays []analyze.OpenRelay
-			reach  map[*n8nschema.Node]bool
+			relays  []analyze.OpenRelay
+			actions []analyze.OwnerAction
+			reach   map[*n8nschema.Node]bool
 		}
 		classes := map[*n8nschema.Node]*class{}
 		for _, t := range g.Triggers() {
@@ -65,33 +75,41 @@ check of the caller's token. A public chat, a form that the export shows publish
 				c = &class{}
 				c.reach = analyze.RunReach(g, t)
 				c.relays = analyze.OpenRelays(g, t, c.reach)
-				if len(c.relays) > 0 && exp == "url" {
+				c.actions = analyze.OwnerActions(g, t, c.reach)
+				if len(c.relays)+len(c.actions) > 0 && exp == "url" {
 					// Asked after the relays, most workflows having none:
 					// SenderOf reads every value the webhook's runs read.
 					if !checksFound {
 						checks, checksFound = analyze.CallerChecks(g), true
 					}
 					if key, _ := analyze.SenderOf(g, t); anyIn(checks, c.reach) || key != "" {
-						c.relays = nil // RS306's webhooks left out
+						c.relays, c.actions = nil, nil // RS306's webhooks left out
 					}
 				}
-				if len(c.relays) > 0 {
+				if len(c.relays)+len(c.actions) > 0 {
 					// A stranger's run stops at a fetch by an id only the real
 					// sender knows, or at a check of the caller's token.
 					if stranger, gates := analyze.StrangerReach(g, t, c.reach); len(gates) > 0 {
 						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
+						c.actions = slices.DeleteFunc(c.actions, func(a analyze.OwnerAction) bool { return !stranger[a.Node] })
 					}
 				}
 				classes[rep] = c
 			}
 			relays := c.relays
-			if len(relays) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
+			if len(relays)+len(c.actions) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
 				continue
+			}
+			// The owner's account acting on a stranger's word (a
+			// calendar event deleted, a mail sent to a fixed address): a
+			// note; a relay of the same node says more.
+			for _, a := range c.actions {
+				all = append(all, found{t: t, a: a, sev: analyze.Note})
 			}
 			for _, r := range relays {
 				sev := analyze.Note
 				switch {
-				case r.PerMessage, t.Type == n8nschema.TypeChatTrigger:
+				case r.PerMessage, t.Type == n8nschema.TypeChatTrigger, exp == "bot":
 					sev = analyze.Warning
 				case t.Type == n8nschema.TypeFormTrigger:
 					if analyze.RunStateOf(w) == analyze.RunShown {
@@ -100,7 +118,7 @@ check of the caller's token. A public chat, a form that the export shows publish
 				case analyze.ReadablePath(t):
 					sev = analyze.Warning
 				}
-				all = append(all, found{t, r, sev})
+				all = append(all, found{t: t, r: r, sev: sev})
 			}
 		}
 		// One finding a sending node: the loudest trigger's, the first
@@ -108,17 +126,27 @@ check of the caller's token. A public chat, a form that the export shows publish
 		best := map[*n8nschema.Node]int{}
 		var order []*n8nschema.Node
 		for i, f := range all {
-			j, ok := best[f.r.Node]
-			if !ok {
-				order = append(order, f.r.Node)
+			node := f.r.Node
+			if node == nil {
+				node = f.a.Node
 			}
-			if !ok || f.sev > all[j].sev {
-				best[f.r.Node] = i
+			j, ok := best[node]
+			if !ok {
+				order = append(order, node)
+			}
+			if !ok || f.sev > all[j].sev || f.sev == all[j].sev && all[j].r.Node == nil && f.r.Node != nil {
+				best[node] = i
 			}
 		}
 		for _, n := range order {
 			f := all[best[n]]
-			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: f.sev, Detail: analyze.Exposure(f.t), Message: relayMessage(w, f.t, f.r)})
+			msg := ""
+			if f.r.Node != nil {
+				msg = relayMessage(w, f.t, f.r)
+			} else {
+				msg = actionMessage(w, f.t, f.a)
+			}
+			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: f.sev, Detail: analyze.Exposure(f.t), Message: msg})
 		}
 	},
 }
@@ -126,13 +154,7 @@ check of the caller's token. A public chat, a form that the export shows publish
 // relayMessage says who can start trigger t, what node r sends to whom,
 // and what follows.
 func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay) string {
-	kind, who := "webhook %q has no authentication", "anyone who learns its URL"
-	switch t.Type {
-	case n8nschema.TypeChatTrigger:
-		kind, who = "chat %q is public with no authentication", "anyone with the link"
-	case n8nschema.TypeFormTrigger:
-		kind, who = "form %q has no authentication", "anyone with the link"
-	}
+	kind, who := triggerKind(t)
 	sends, send, whom, harm := "sends a message", "send to", "address", "spam or phishing sent as the owner"
 	switch {
 	case r.Call:
@@ -142,13 +164,52 @@ func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay)
 	}
 	x := strings.Trim(strings.TrimSpace(strings.TrimPrefix(r.Recipient, "=")), `"' `)
 	to := fmt.Sprintf("to %q, taken from the request", x)
+	if analyze.Exposure(t) == "bot" {
+		to = fmt.Sprintf("to %q, taken from the message", x)
+	}
 	if r.Agent != nil {
 		to = fmt.Sprintf("to %q, which the model of agent %q fills in from the caller's message", x, r.Agent.Name)
 	}
-	msg := fmt.Sprintf(kind+" and %q %s from the owner's account %s: %s can make it %s any %s they choose (%s); authenticate the trigger, or send only to addresses the workflow looks up itself or to a fixed one",
-		t.Name, r.Node.Name, sends, to, who, send, whom, harm)
+	fix := "authenticate the trigger"
+	if analyze.Exposure(t) == "bot" {
+		fix = botFix(t)
+	}
+	msg := fmt.Sprintf(kind+" and %q %s from the owner's account %s: %s can make it %s any %s they choose (%s); %s, or send only to addresses the workflow looks up itself or to a fixed one",
+		t.Name, r.Node.Name, sends, to, who, send, whom, harm, fix)
 	if analyze.RunStateOf(w) != analyze.RunShown {
 		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
 	}
 	return msg
+}
+
+// actionMessage says who can start trigger t and what tool a.Node does in
+// the owner's account on their word.
+func actionMessage(w *n8nschema.Workflow, t *n8nschema.Node, a analyze.OwnerAction) string {
+	kind, who := triggerKind(t)
+	fix := "authenticate the trigger, or test the caller before the agent"
+	if analyze.Exposure(t) == "bot" {
+		fix = botFix(t)
+	}
+	msg := fmt.Sprintf(kind+" and the tool %q of agent %q %s in the owner's account as the model reads the caller's message: %s can have it done in the owner's name; %s",
+		t.Name, a.Node.Name, a.Agent.Name, a.What, who, fix)
+	if analyze.RunStateOf(w) != analyze.RunShown {
+		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
+	}
+	return msg
+}
+
+// triggerKind says who can start open trigger t, as a format for its
+// name, and who that is.
+func triggerKind(t *n8nschema.Node) (kind, who string) {
+	kind, who = "webhook %q has no authentication", "anyone who learns its URL"
+	switch t.Type {
+	case n8nschema.TypeChatTrigger:
+		kind, who = "chat %q is public with no authentication", "anyone with the link"
+	case n8nschema.TypeFormTrigger:
+		kind, who = "form %q has no authentication", "anyone with the link"
+	}
+	if analyze.Exposure(t) == "bot" {
+		kind, who = botKind(t), "anyone who finds the bot and writes to it"
+	}
+	return kind, who
 }

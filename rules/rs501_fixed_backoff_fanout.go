@@ -21,7 +21,8 @@ herd that keeps an overloaded dependency down. It matters only where calls run s
 looks at workflows started per request (webhooks and push-based app triggers; polling triggers start one
 execution per poll, and what people pace (chat messages, messaging bots such as Telegram, WhatsApp or
 Slack, the trigger of a form, survey or booking service or of a meeting recorder, n8n's node or a community one
-alike, read by the service its type names (Typeform, Jotform, a community Tally Trigger, Calendly, Fathom), also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
+alike, a shop's trigger on a customer's checkout (Shopify's orders/create or checkouts/create, WooCommerce's
+order.created; a product or inventory update may come in a batch and stays reported), read by the service its type names (Typeform, Jotform, a community Tally Trigger, Calendly, Fathom), also when wired through a plain POST Webhook whose workflow answers the sender in the messaging app
 (the sender read from the request or from the fields a Code node built from it, as RS203 reads it),
 or posts a chat message to a reply URL the request brought (Slack's response_url) for a request that names
 its sender; a machine's callback, which carries a result and names no sender, stays machine-paced),
