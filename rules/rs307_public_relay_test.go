@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,4 +123,96 @@ func TestPublicRelayRecipientLinear(t *testing.T) {
 	}
 	small, large := recipient(k), recipient(4*k)
 	linearIn(t, "RS307 over one recipient", k, func() { analyze.Run(small, []*analyze.Rule{rs307}) }, func() { analyze.Run(large, []*analyze.Rule{rs307}) })
+}
+
+// TestPublicRelayLoopsAgainstReach: random graphs of No Ops, Set nodes
+// that keep the item and Set nodes that write the Email field as the
+// team's address, with loops, behind an open form, and a Gmail to
+// {{ $json.Email }} after some of them. A mailer sends to the form's
+// address exactly when a path from the form reaches its input without
+// entering a Set that writes Email (a plain walk, no memo): the relay
+// walk, answering loops together, must agree on every graph.
+func TestPublicRelayLoopsAgainstReach(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(25, 307))
+	for round := range 300 {
+		k := 2 + rnd.IntN(8)
+		kinds := make([]int, k) // 0 No Op, 1 Set that keeps, 2 Set that writes Email
+		nodes := []string{`{"name":"Form","type":"n8n-nodes-base.formTrigger","typeVersion":2.2,"position":[0,0],"webhookId":"5f0c1f5e-2a4b-4b8e-9d1a-7e6c3b2a1f00","parameters":{"formTitle":"Join","formFields":{"values":[{"fieldLabel":"Email","fieldType":"email","requiredField":true}]},"options":{}}}`}
+		for i := range k {
+			kinds[i] = rnd.IntN(3)
+			switch kinds[i] {
+			case 0:
+				nodes = append(nodes, fmt.Sprintf(`{"name":"N%d","type":"n8n-nodes-base.noOp","typeVersion":1,"position":[0,0],"parameters":{}}`, i))
+			default:
+				field, value := "step", "1"
+				if kinds[i] == 2 {
+					field, value = "Email", "team@example.com"
+				}
+				nodes = append(nodes, fmt.Sprintf(`{"name":"N%d","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[0,0],"parameters":{"includeOtherFields":true,"assignments":{"assignments":[{"id":"a","name":%q,"type":"string","value":%q}]},"options":{}}}`, i, field, value))
+			}
+		}
+		out := make([][]int, k+1) // out[0]: the form's
+		out[0] = append(out[0], rnd.IntN(k))
+		for range k + rnd.IntN(2*k) {
+			from, to := rnd.IntN(k), rnd.IntN(k)
+			out[from+1] = append(out[from+1], to)
+		}
+		var mailers []int
+		for i := range k {
+			if rnd.IntN(2) == 0 {
+				mailers = append(mailers, i)
+				nodes = append(nodes, fmt.Sprintf(`{"name":"Mail%d","type":"n8n-nodes-base.gmail","typeVersion":2.1,"position":[0,0],"parameters":{"sendTo":"={{ $json.Email }}","subject":"Welcome","message":"Your temporary password is Welcome123","options":{}}}`, i))
+			}
+		}
+		var conns []string
+		for from, tos := range out {
+			name := "Form"
+			if from > 0 {
+				name = fmt.Sprintf("N%d", from-1)
+			}
+			var targets []string
+			for _, to := range tos {
+				targets = append(targets, fmt.Sprintf(`{"node":"N%d","type":"main","index":0}`, to))
+			}
+			if from > 0 && slices.Contains(mailers, from-1) {
+				targets = append(targets, fmt.Sprintf(`{"node":"Mail%d","type":"main","index":0}`, from-1))
+			}
+			if len(targets) > 0 {
+				conns = append(conns, fmt.Sprintf(`%q:{"main":[[%s]]}`, name, strings.Join(targets, ",")))
+			}
+		}
+		// The truth: what carries the form's Email, by a plain walk that
+		// does not pass a Set writing Email.
+		carries := make([]bool, k)
+		queue := []int{}
+		for _, to := range out[0] {
+			if kinds[to] != 2 && !carries[to] {
+				carries[to] = true
+				queue = append(queue, to)
+			}
+		}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, to := range out[u+1] {
+				if kinds[to] != 2 && !carries[to] {
+					carries[to] = true
+					queue = append(queue, to)
+				}
+			}
+		}
+		var want []string
+		for _, m := range mailers {
+			if carries[m] {
+				want = append(want, fmt.Sprintf("Mail%d", m))
+			}
+		}
+		var got []string
+		for _, f := range analyze.Run(generatedSet("loops", nodes, conns), []*analyze.Rule{rs307}) {
+			got = append(got, f.Node)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: RS307 finds %v, the walk %v\nkinds %v\nedges %v", round, got, want, kinds, out)
+		}
+	}
 }
