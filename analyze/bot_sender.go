@@ -101,8 +101,9 @@ func fixedValue(v string) bool {
 }
 
 // senderGate reports whether node n, on a bot trigger's run, stops a
-// stranger's run there (see above).
-func senderGate(g *Graph, n *n8nschema.Node) bool {
+// stranger's run there (see above). written gives the table types the
+// workflow writes to (writtenTypes), made on first need.
+func senderGate(n *n8nschema.Node, written func() map[string]bool) bool {
 	if n.Disabled {
 		return false
 	}
@@ -165,7 +166,7 @@ func senderGate(g *Graph, n *n8nschema.Node) bool {
 		if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
 			return false
 		}
-		if g.writesTable(n) {
+		if written()[n.Type] {
 			return false // the run's own rows: the stranger's are found
 		}
 		found := false
@@ -195,28 +196,38 @@ var lookupOps = []string{"read", "get", "getAll", "lookup", "search", "select", 
 // trigger t (senderGate).
 func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) []*n8nschema.Node {
 	var out []*n8nschema.Node
+	var types map[string]bool
+	written := func() map[string]bool { // one pass over the workflow, however many lookups
+		if types == nil {
+			types = writtenTypes(g)
+		}
+		return types
+	}
 	for n, in := range reach {
-		if in && n != t && senderGate(g, n) {
+		if in && n != t && senderGate(n, written) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// writesTable reports whether a node of the workflow of lookup n's type
-// (its tool too) writes rows (an operation that is not a read): then the
-// table is the bot's own store of whoever writes (a queue of messages, a
-// profile made on the first message), where a stranger's row is found
-// once the run has made it, not the owner's list of who may write.
-func (g *Graph) writesTable(n *n8nschema.Node) bool {
+// writtenTypes gives the table node types (lookupTypes) that a node of
+// the workflow, its tool too, writes rows with (an operation that is not
+// a read): such a table is the bot's own store of whoever writes (a queue
+// of messages, a profile made on the first message), where a stranger's
+// row is found once the run has made it, not the owner's list of who may
+// write.
+func writtenTypes(g *Graph) map[string]bool {
+	out := map[string]bool{}
 	for _, m := range g.Nodes {
-		if m.Disabled || strings.TrimSuffix(m.Type, "Tool") != n.Type {
+		typ := strings.TrimSuffix(m.Type, "Tool")
+		if m.Disabled || !lookupTypes[typ] {
 			continue
 		}
 		op := m.Params().Get("operation").Str()
 		if op == "" && m.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
-			return true
+			out[typ] = true
 		}
 	}
-	return false
+	return out
 }
