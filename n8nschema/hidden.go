@@ -66,16 +66,7 @@ func (d *display) hidden(conds string) bool {
 			continue
 		}
 		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
-		x, ok := "", false
-		switch key {
-		case "resource":
-			x, ok = d.resource()
-		case "operation":
-			x, ok = d.operation()
-		default:
-			k, def, _ := strings.Cut(key, "(")
-			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
-		}
+		x, ok := d.value(key)
 		if !ok || x == "" {
 			continue
 		}

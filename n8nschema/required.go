@@ -273,6 +273,20 @@ func (d *display) operation() (string, bool) {
 	return d.op, d.opOK
 }
 
+// value is the value a display condition's key reads on d's node: its
+// resource, its operation, or another parameter ("select()=channel":
+// stored, or absent with the default written in the parentheses).
+func (d *display) value(key string) (string, bool) {
+	switch key {
+	case "resource":
+		return d.resource()
+	case "operation":
+		return d.operation()
+	}
+	k, def, _ := strings.Cut(key, "(")
+	return storedOr(d.n, k, strings.TrimSuffix(def, ")"))
+}
+
 // shown reports whether n8n certainly shows a parameter of d's node whose
 // display hangs on conds (in the node table, ";" separated:
 // "resource=sheet", "operation!get", "select()=channel"): every key's
@@ -296,16 +310,7 @@ func (d *display) shown(conds string) (shown bool, failed int) {
 			return false, failed
 		}
 		key, hide, vals := cond[:i], cond[i] == '!', cond[i+1:]
-		x, ok := "", false
-		switch key {
-		case "resource":
-			x, ok = d.resource()
-		case "operation":
-			x, ok = d.operation()
-		default:
-			k, def, _ := strings.Cut(key, "(")
-			x, ok = storedOr(d.n, k, strings.TrimSuffix(def, ")"))
-		}
+		x, ok := d.value(key)
 		if !ok || x == "" {
 			return false, failed
 		}
