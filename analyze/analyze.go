@@ -266,7 +266,11 @@ func (p *Pass) Report(d Diagnostic) {
 			// until then no run happens, so nothing is at stake yet: a
 			// note, as for an export whose parameters were lost.
 			if node, param, publish, every, ok := p.Set.Graph(w).RefusedRun(d.Node); ok {
-				f.Message += RequiredClause(node, param, publish, every)
+				if p.Set.Graph(w).EditorRefused(d.Node) {
+					f.Message += EditorRequiredClause(node, param)
+				} else {
+					f.Message += RequiredClause(node, param, publish, every)
+				}
 				f.Severity = min(f.Severity, Note)
 			} else if b, ok := p.Set.Graph(w).BehindBlank(d.Node); ok && !d.Unreached && (!d.OwnFailure || !b.Self) {
 				if b.Self && d.BlankFault && b.Mends != "" {

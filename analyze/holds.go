@@ -24,6 +24,14 @@ func RequiredClause(node, param string, publish, every bool) string {
 	return HoldsOnce(fmt.Sprintf("node %q's required %q is filled in", node, param), "n8n refuses "+refuses+" (RS010)")
 }
 
+// EditorRequiredClause is RequiredClause for a workflow with no trigger
+// (Graph.EditorRefused): its only runs are a person's from the editor (or
+// a caller's), and n8n refuses those too; RS010, which reads no such
+// workflow, reports nothing of it.
+func EditorRequiredClause(node, param string) string {
+	return HoldsOnce(fmt.Sprintf("node %q's required %q is filled in", node, param), "n8n refuses every run that reaches this node, a run started in the editor too")
+}
+
 // Mended words the clause of a finding whose fault is the blank itself
 // (Diagnostic.BlankFault): as exported the node holds no usable value,
 // and filling the blank in mends what the finding names.

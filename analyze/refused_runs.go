@@ -42,6 +42,10 @@ func (g *Graph) RefusedRun(n *n8nschema.Node) (node, param string, publish, ever
 // reaches, each with the blank of the first refused trigger (file order,
 // then nearest) that reaches it. Two walks: linear in the graph.
 func (g *Graph) refusedReach() {
+	if len(g.triggers) == 0 && len(g.Unloadable) == 0 {
+		g.editorRefusedReach()
+		return
+	}
 	if g.setupOnly == nil || len(g.Unloadable) > 0 {
 		return // none refused, or n8n cannot build it: no run starts at all
 	}
@@ -102,4 +106,92 @@ func (g *Graph) onlyPast(sources []int32, open []bool) map[int32]int32 {
 		out[int32(i)] = l - 1
 	}
 	return out
+}
+
+// editorRefusedReach is refusedReach for a workflow with no trigger, whose
+// runs start at its nodes without main inputs (starts): a person's from
+// the editor, or a caller's. n8n checks before any node runs either the
+// start and every node after it (a run from a start) or every node before
+// the one the person runs to, and that one (a run to a destination node,
+// the editor's "execute step": n8n-core workflow-execute.js
+// checkReadyForExecution, getParentNodes; checkForWorkflowIssues L780-797,
+// called at L1159), and throws WorkflowHasIssuesError when one misses a
+// required parameter (n8nschema.MissingRequired; a node the export pins
+// is not checked: node-helpers.js getNodeParametersIssues). So no run
+// reaches a node that misses one or lies after one along main
+// connections, when every start that reaches it reaches such a node too:
+// those are refusedOnly, each with the nearest such node before it (file
+// order between nodes as near), its "every" false. Linear in the graph.
+func (g *Graph) editorRefusedReach() {
+	missingParam := n8nschema.MissingRequired
+	if g.Workflow.ParametersLost {
+		missingParam = n8nschema.MissingRequiredAlways
+	}
+	var blanks []int32
+	var missing map[int32]string
+	for i, nd := range g.Nodes {
+		if g.sub[i] || g.isPinned(i) {
+			continue // no run's check reads a sub-node (reportToolBlanks) or a pinned node
+		}
+		if p, ok := missingParam(nd); ok {
+			if missing == nil {
+				missing = map[int32]string{}
+			}
+			missing[int32(i)] = p
+			blanks = append(blanks, int32(i))
+		}
+	}
+	if len(blanks) == 0 {
+		return
+	}
+	// The starts a walk back from the blank nodes meets are refused (a
+	// run from them checks the blank node); every other start's run is
+	// accepted, and so is a run to a node no blank node lies before.
+	before := make([]bool, len(g.Nodes))
+	queue := append([]int32(nil), blanks...)
+	for _, b := range blanks {
+		before[b] = true
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.ins(int(queue[h])) {
+			if e.Type == ConnMain && !before[e.from] {
+				before[e.from] = true
+				queue = append(queue, e.from)
+			}
+		}
+	}
+	var refused, others []int32
+	for _, s := range g.starts(nil) {
+		if before[s] {
+			refused = append(refused, s)
+		} else {
+			others = append(others, s)
+		}
+	}
+	if len(refused) == 0 {
+		return
+	}
+	open := make([]bool, len(g.Nodes))
+	g.bfs(others, open, make([]int32, 0, len(g.Nodes)), func(e *Edge) bool { return !g.dead(e) })
+	only := g.onlyPast(refused, open)
+	// after labels each node a blank node lies before (or that is one)
+	// with the nearest such node.
+	for i, b := range g.onlyPast(blanks, make([]bool, len(g.Nodes))) {
+		if _, ok := only[i]; !ok {
+			continue
+		}
+		if g.refusedOnly == nil {
+			g.refusedOnly = map[int32]issue{}
+		}
+		g.refusedOnly[i] = issue{g.Nodes[b], missing[b]}
+	}
+}
+
+// EditorRefused reports a workflow with no trigger whose runs n8n refuses
+// for a blank required parameter at the node RefusedRun gives
+// (editorRefusedReach): the runs a person starts in the editor are
+// refused too, and no other run starts.
+func (g *Graph) EditorRefused(n *n8nschema.Node) bool {
+	_, _, _, _, ok := g.RefusedRun(n)
+	return ok && len(g.triggers) == 0
 }

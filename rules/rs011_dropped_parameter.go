@@ -34,7 +34,9 @@ not a switch or a kind, such as "sendBody", "specifyHeaders": "keypair", "bodyCo
 "bearer", nor an authentication object beside the credential of a node whose own authentication is set): every run
 sends something other than what was written (a GET with no body for a POST; a call without its API key, which the
 service answers 401). A node that misses a required parameter (an HTTP Request with no URL: n8n refuses every run that reaches it, RS010) sends
-nothing, and its note says only what is dropped. Otherwise it is a note: the value is not read, but what that costs depends on what the node
+nothing, and its note says what is dropped and that the required parameter is empty (the parameter the dropped one
+often stands for, as "urls" beside an HTTP Request v1's "url"), which holds in a workflow with no trigger too, where
+RS010 reads nothing: a run a person starts in the editor is checked the same way. Otherwise it is a note: the value is not read, but what that costs depends on what the node
 would have done with it. One finding per node, at the first such parameter (a request's part before others); the
 rest are named in it. The notes of one workflow, a request's part's among them, are one finding, at its first node
 that loses a request's part (else its first such node), with the other nodes as related places: a workflow that stores parameters its nodes' versions lack was written
@@ -96,7 +98,8 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 	// A node missing a required parameter sends nothing: n8n refuses
 	// every run that reaches it (RS010), so what its request would lose
 	// is not said.
-	if _, refused := n8nschema.MissingRequired(n); !refused {
+	required, refused := n8nschema.MissingRequired(n)
+	if !refused {
 		for i, p := range dropped {
 			if r, ok := requestPartDropped(n, p); ok {
 				at, rd = i, r
@@ -131,6 +134,13 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 	}
 	if len(others) > 0 {
 		msg += "; it drops " + joinNames(others, 3) + " too"
+	}
+	if refused && !g.IsSubNode(n) {
+		// What the drop leaves: the parameter the version reads stays
+		// empty, and n8n refuses the runs before any node runs (in a
+		// workflow with a trigger RS010 says so at the trigger). No
+		// run's check reads a sub-node (RS010 reportToolBlanks).
+		msg += fmt.Sprintf("; its required %q is empty: n8n refuses, before any node runs, every run that reaches the node", required)
 	}
 	d.Message = msg
 	// A workflow whose nodes store parameters their versions do not have
