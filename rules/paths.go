@@ -79,6 +79,9 @@ func (t *whyTable) why(n *n8nschema.Node) string {
 		// it is mended (RS010 names it).
 		return fmt.Sprintf(" (once %q, which fails on every run before it, is fixed)", first.Name)
 	case !g.Reachable(n):
+		if by := unreachedBy(g, n); by != nil {
+			return fmt.Sprintf(" (no trigger's run reaches it: %q before it passes no item on toward it)", by.Name)
+		}
 		return " (no trigger's run reaches it)"
 	case untriggered(pass) || t.isWatched(n):
 		return " (only a run a person starts from the editor reaches it)"
@@ -173,4 +176,57 @@ func reachedAvoiding(g *analyze.Graph, starts []*n8nschema.Node, stop func(*n8ns
 		}
 	}
 	return seen
+}
+
+// noRunReaches words, for a message, that no run reaches node n
+// (analyze.Graph.Reachable false), and why when a node before it is the
+// reason: "no run reaches the node (\"Vendor Match Found?\" before it
+// passes no item on toward it)". The one wording of the clause (RS007,
+// whyTable); a template's blank is never that reason (a blank's reach is
+// Graph.BehindBlank's, whose clause Pass.Report adds and names the blank).
+func noRunReaches(g *analyze.Graph, n *n8nschema.Node, what string) string {
+	s := "no run reaches " + what
+	if by := unreachedBy(g, n); by != nil {
+		s += fmt.Sprintf(" (%q before it passes no item on toward it)", by.Name)
+	}
+	return s
+}
+
+// unreachedBy returns the node whose outputs keep every run from n, a
+// node no run reaches: the nearest node before it along main connections
+// (walking back; a sub-node from its root) that a run reaches, which sends
+// no item on toward n (a gate its literals decide, a node that fails on
+// every item: RS010 names it), or nil when none lies before it (no
+// trigger's run leads there at all).
+func unreachedBy(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
+	for depth := 0; n != nil && g.IsSubNode(n) && depth < 8; depth++ {
+		n = g.Root(n)
+	}
+	if n == nil {
+		return nil
+	}
+	// The connections no walk follows (an output a gate's literals
+	// decide, one the node lacks: Graph.Unrun) lead there too.
+	var unrun map[*n8nschema.Node][]*analyze.Edge
+	for _, e := range g.Unrun {
+		if unrun == nil {
+			unrun = map[*n8nschema.Node][]*analyze.Edge{}
+		}
+		unrun[e.To] = append(unrun[e.To], e)
+	}
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range append(g.InOfType(queue[h], analyze.ConnMain), unrun[queue[h]]...) {
+			if seen[e.From] {
+				continue
+			}
+			if g.Reachable(e.From) {
+				return e.From
+			}
+			seen[e.From] = true
+			queue = append(queue, e.From)
+		}
+	}
+	return nil
 }

@@ -143,9 +143,10 @@ like a named id. A blank in a workflow shown published, or in one another workfl
 			if !g.Reachable(n) {
 				// No run gets to it (an output that never carries an item
 				// leads there): only the publishing check stands.
-				outcome = fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\"), though no run reaches the node", m.want[0])
+				unreached := noRunReaches(g, n, "the node")
+				outcome = fmt.Sprintf("n8n refuses to publish the workflow (\"Missing required credential: %s\"), though %s", m.want[0], unreached)
 				if !m.stored {
-					outcome = "the editor will not publish the workflow (the node has issues), though no run reaches the node"
+					outcome = "the editor will not publish the workflow (the node has issues), though " + unreached
 				}
 			}
 			d := analyze.Diagnostic{Node: n, Pos: pos, FaultFirst: true} // n8n asks for the credential before any request: a blank resource fails it only after
