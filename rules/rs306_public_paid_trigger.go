@@ -38,7 +38,12 @@ a note (analyze.Exposure "bot"): a bot must first be found, and its messages com
 stranger's message bills the owner; where answering the public is the bot's purpose it is the product, still a note.
 A call the run reaches only past a test of the sender is left out (analyze/bot_sender.go): an If, Filter or Switch
 that compares the sender's id (message.chat.id, message.from.id, from.username; WhatsApp's messages[0].from,
-contacts[0].wa_id) with a literal, a fixed list or the instance's variables, a Code node that does, or a read of the
+contacts[0].wa_id) with a literal, a fixed list or the instance's variables, when the call hangs on the outcome only
+the owner's message takes (an If's true output for equals, contains or a regex match, its false output for notEquals,
+notContains or notRegex; a Filter's kept items; a Switch's output for a rule that holds only for the owner, not its
+fallback: nodes-base/nodes/If/V2/IfV2.node.js, Filter/V2/FilterV2.node.js, Switch/V3/SwitchV3.node.js execute), and
+the test is not joined by "or" to one that anyone passes; a call on the other outcome runs for every stranger. A Code
+node that compares the sender with a fixed id, or a read of the
 owner's table (Google Sheets, Airtable, Supabase, Postgres, ...) filtered by the sender that outputs no item when no
 row matches (not with Always Output Data or continue on fail), which ends the run there
 (packages/core/src/execution-engine/workflow-execute.ts). A table the workflow also writes to is the bot's own log of
