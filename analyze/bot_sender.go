@@ -287,7 +287,8 @@ func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
 
 // v1Sense reads If 1's and Filter 1's conditions: lists by data type
 // (string, number, boolean, dateTime) of value1, operation and value2,
-// joined by combineOperation ("all" unless "any").
+// joined by If 1's combineOperation ("all" unless "any") or Filter 1's
+// combineConditions ("AND" unless "OR": nodes-base/nodes/Filter/V1/FilterV1.node.js).
 func v1Sense(p n8nschema.Value) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
 	p.Get("conditions").Each(func(_ string, list n8nschema.Value) bool {
