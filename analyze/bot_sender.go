@@ -33,7 +33,12 @@ import (
 // Code node that does, or a lookup of the sender in the owner's own table
 // that outputs no item when none is found (a node that outputs no items
 // ends its branch of the run: packages/core/src/execution-engine/workflow-execute.ts,
-// unless alwaysOutputData is set).
+// unless alwaysOutputData is set). A branch stops a stranger only on the
+// outputs the owner's message alone takes (senderSense): the true output of
+// an If "the sender equals the owner's id", the false output of one "is
+// not", a Filter's kept items, a Switch's output for the owner's rule. The
+// work hung on the other output runs for every stranger, and a test joined
+// by "or" to another that anyone can pass stops no one.
 
 // botExposure says "bot" for a messaging trigger that starts a run for
 // anyone who writes to it: a Telegram Trigger whose restriction options
@@ -101,73 +106,32 @@ func fixedValue(v string) bool {
 }
 
 // senderGate reports whether node n, on a bot trigger's run, stops a
-// stranger's run there (see above). written gives the table types the
-// workflow writes to (writtenTypes), made on first need.
-func senderGate(n *n8nschema.Node, written func() map[string]bool) bool {
+// stranger's run there (see above), and at which outputs (stops): a Code
+// node or a lookup stops it whole; a branch only at the outputs that the
+// owner's message alone takes (senderBranch). written gives the table
+// types the workflow writes to (writtenTypes), made on first need.
+func senderGate(n *n8nschema.Node, written func() map[string]bool) (gateStops, bool) {
 	if n.Disabled {
-		return false
+		return gateStops{}, false
 	}
 	p := n.Params()
 	switch {
 	case n8nschema.IsBranch(n.Type):
-		// Pairs of sides under one parent: leftValue/rightValue (If 2,
-		// Filter, Switch 3), value1/value2 (If 1); and Switch 1-2's
-		// value1 against each rule's value2.
-		sides := map[string]map[string]string{}
-		p.Walk(func(rel string, v n8nschema.Value) {
-			i := strings.LastIndexByte(rel, '.')
-			parent, key := "", rel
-			if i >= 0 {
-				parent, key = rel[:i], rel[i+1:]
-			}
-			switch key {
-			case "leftValue", "rightValue", "value1", "value2":
-			case "operation": // If 2's operator.operation, kept with its sides
-				if !strings.HasSuffix(parent, ".operator") {
-					return
-				}
-				parent, key = strings.TrimSuffix(parent, ".operator"), "op"
-			default:
-				return
-			}
-			if sides[parent] == nil {
-				sides[parent] = map[string]string{}
-			}
-			sides[parent][key] = v.Str()
-		})
-		// The other side blank in an equality is a template's place for
-		// the owner's id: as written no one passes, filled in only the
-		// owner does.
-		for _, s := range sides {
-			blankEq := s["op"] == "equals"
-			pair := func(a, b string) bool {
-				return botSenderRE.MatchString(a) && (fixedValue(b) || senderTestRE.MatchString(a) || blankEq && strings.TrimSpace(strings.TrimPrefix(b, "=")) == "")
-			}
-			if pair(s["leftValue"], s["rightValue"]) || pair(s["rightValue"], s["leftValue"]) ||
-				pair(s["value1"], s["value2"]) || pair(s["value2"], s["value1"]) {
-				return true
-			}
-		}
-		if n.Type == n8nschema.TypeSwitch && botSenderRE.MatchString(p.Get("value1").Str()) {
-			for _, r := range p.Get("rules.rules").Elems() {
-				if fixedValue(r.Get("value2").Str()) {
-					return true
-				}
-			}
-		}
+		outs := senderBranch(n)
+		return gateStops{outs: outs}, len(outs) > 0
 	case n8nschema.IsCode(n.Type):
 		code := p.Get("jsCode").Str() + p.Get("functionCode").Str() + p.Get("pythonCode").Str()
-		return senderTestRE.MatchString(code)
+		return gateStops{all: true}, senderTestRE.MatchString(code)
 	case lookupTypes[n.Type]:
 		if n.AlwaysOutputData || n.ContinuesOnFail() {
-			return false
+			return gateStops{}, false
 		}
 		op := p.Get("operation").Str()
 		if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
-			return false
+			return gateStops{}, false
 		}
 		if written()[n.Type] {
-			return false // the run's own rows: the stranger's are found
+			return gateStops{}, false // the run's own rows: the stranger's are found
 		}
 		found := false
 		p.Scalars(func(v n8nschema.Value) bool {
@@ -175,9 +139,253 @@ func senderGate(n *n8nschema.Node, written func() map[string]bool) bool {
 			found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
 			return !found
 		})
-		return found
+		return gateStops{all: true}, found
 	}
-	return false
+	return gateStops{}, false
+}
+
+// gateStops are the outputs of a gate a stranger's run does not pass:
+// all of them (a Code node's test, a lookup that finds no one, a fetch
+// that throws), or the listed main outputs of a branch. A branch's error
+// output (continueErrorOutput) is never listed.
+type gateStops struct {
+	all  bool
+	outs []int
+}
+
+// stops reports whether a stranger's run ends on edge e out of the gate.
+func (s gateStops) stops(e *Edge) bool {
+	return s.all || e.Type == ConnMain && !e.Error && slices.Contains(s.outs, e.Output)
+}
+
+// A sender test's sense: which outcome of it only the owner's message
+// takes. An If's true output (0) and a Filter's kept items (0) are the
+// items a condition holds for, its false output and the Filter's
+// discarded items (1) the others (nodes-base/nodes/If/V2/IfV2.node.js and
+// Filter/V2/FilterV2.node.js execute: return [trueItems, falseItems],
+// [keptItems, discardedItems]; If/V1 alike). A test "the sender equals
+// the owner's id" (equals, contains, regex, starts or ends with) holds for
+// the owner alone; "is not" (notEquals, notContains, notRegex, ...) fails
+// for the owner alone. A branch that sends the owner's message one way and
+// every stranger's the other is a gate only where the work hangs on the
+// owner's side: an If "equals" whose work is on its false output lets
+// every stranger through.
+type senderSense int8
+
+const (
+	noSenderTest senderSense = iota
+	ownerIfTrue              // the condition holds only for the owner
+	ownerIfFalse             // the condition fails only for the owner
+)
+
+// The operations that hold for a match, and those that hold for no match:
+// If/Filter/Switch v2 and later store operator.operation (equals,
+// notEquals, contains, notContains, startsWith, notStartsWith, endsWith,
+// notEndsWith, regex, notRegex: n8n-workflow's filter operators), If 1
+// and Switch 1-2 operation (equal, notEqual, ...: nodes-base/nodes/If/V1/IfV1.node.js
+// compareOperationFunctions). An operation n8n fills in when the export
+// leaves it out is an equality (If 2's default operator {type: string,
+// operation: equals}; If 1's and Switch 2's default 'equal').
+var (
+	matchOps   = map[string]bool{"": true, "equals": true, "equal": true, "contains": true, "regex": true, "startsWith": true, "endsWith": true}
+	noMatchOps = map[string]bool{"notEquals": true, "notEqual": true, "notContains": true, "notRegex": true, "notStartsWith": true, "notEndsWith": true}
+)
+
+// conditionSense reads one condition: a sender field (botSenderRE) on one
+// side, and on the other a fixed value (fixedValue), or, in an equality,
+// a blank (a template's place for the owner's id: as written no one
+// passes, filled in only the owner does); or a side that is itself a
+// comparison of the sender with a fixed id (senderTestRE: {{ $json.chat.id
+// === 123 }}), read as a boolean tested true or false.
+func conditionSense(left, right, op string) senderSense {
+	for _, s := range [2][2]string{{left, right}, {right, left}} {
+		sender, other := s[0], s[1]
+		if !botSenderRE.MatchString(sender) {
+			continue
+		}
+		if m := senderTestRE.FindString(sender); m != "" {
+			// The side is a boolean: the owner's when it is true,
+			// unless it says "!==" or "!…includes(".
+			inner := !strings.Contains(m, "!=") && !negatedIncludes(sender, m)
+			switch o := strings.TrimSpace(strings.TrimPrefix(other, "=")); {
+			case op == "true" || op == "" && o == "":
+			case op == "false":
+				inner = !inner
+			case matchOps[op] && (o == "true" || o == ""):
+			case matchOps[op] && o == "false", noMatchOps[op] && (o == "true" || o == ""):
+				inner = !inner
+			case noMatchOps[op] && o == "false":
+			default:
+				continue
+			}
+			if inner {
+				return ownerIfTrue
+			}
+			return ownerIfFalse
+		}
+		blank := strings.TrimSpace(strings.TrimPrefix(other, "=")) == ""
+		switch {
+		case !fixedValue(other) && !(blank && (op == "" || op == "equals" || op == "equal")):
+		case matchOps[op]:
+			return ownerIfTrue
+		case noMatchOps[op]:
+			return ownerIfFalse
+		}
+	}
+	return noSenderTest
+}
+
+// negatedIncludes reports a senderTestRE match m in s that is an
+// includes( preceded by a "!" (!ALLOWED.includes(chatId)).
+func negatedIncludes(s, m string) bool {
+	i := strings.Index(s, m)
+	if i < 0 || !strings.HasPrefix(strings.ToLower(m), "includes(") {
+		return false
+	}
+	pre := strings.TrimRight(s[:i], " .")
+	j := strings.LastIndexAny(pre, "!(=&|{ ")
+	return j >= 0 && pre[j] == '!'
+}
+
+// conditionsSense combines the senses of one test's conditions: "and"
+// (every condition must hold) takes the true way only when each holds,
+// so one owner's test holding is enough to keep strangers off it; "or"
+// takes it when any holds, so every condition must be the owner's test.
+// The false way is the mirror: under "and" every condition must fail only
+// for the owner, under "or" one is enough. It says whether the true and
+// the false outcome are the owner's alone.
+func conditionsSense(senses []senderSense, or bool) (ownerTrue, ownerFalse bool) {
+	if len(senses) == 0 {
+		return false, false
+	}
+	count := func(want senderSense) int {
+		k := 0
+		for _, s := range senses {
+			if s == want {
+				k++
+			}
+		}
+		return k
+	}
+	t, f := count(ownerIfTrue), count(ownerIfFalse)
+	if or {
+		return t == len(senses), f > 0
+	}
+	return t > 0, f == len(senses)
+}
+
+// filterSense reads a filter parameter (If 2, Filter 2, a Switch 3 rule's
+// conditions): conditions[] of leftValue, rightValue and
+// operator.operation, joined by combinator ("and" unless "or").
+func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
+	var senses []senderSense
+	for _, c := range f.Get("conditions").Elems() {
+		senses = append(senses, conditionSense(c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()))
+	}
+	return conditionsSense(senses, f.Get("combinator").Str() == "or")
+}
+
+// v1Sense reads If 1's and Filter 1's conditions: lists by data type
+// (string, number, boolean, dateTime) of value1, operation and value2,
+// joined by If 1's combineOperation ("all" unless "any") or Filter 1's
+// combineConditions ("AND" unless "OR": nodes-base/nodes/Filter/V1/FilterV1.node.js).
+func v1Sense(p n8nschema.Value) (ownerTrue, ownerFalse bool) {
+	var senses []senderSense
+	p.Get("conditions").Each(func(_ string, list n8nschema.Value) bool {
+		for _, c := range list.Elems() {
+			senses = append(senses, conditionSense(c.Get("value1").Str(), c.Get("value2").Str(), c.Get("operation").Str()))
+		}
+		return true
+	})
+	return conditionsSense(senses, p.Get("combineOperation").Str() == "any" || p.Get("combineConditions").Str() == "OR")
+}
+
+// senderBranch gives the main outputs of an If, Filter or Switch that
+// only the owner's message takes (see senderSense). If and Filter: the
+// true or kept output (0) and the false or discarded one (1). Switch 3
+// (nodes-base/nodes/Switch/V3/SwitchV3.node.js): rule i's items go to
+// output i, unmatched ones to the extra output after the rules
+// (options.fallbackOutput "extra") or to the rule output it names (a
+// number); Switch 2 (Switch/V2/SwitchV2.node.js) alike with its rules
+// comparing value1 with each rule's value2, and Switch 1
+// (Switch/V1/SwitchV1.node.js) sends a rule's items to the rule's
+// output. An output is the owner's when each rule that sends items there
+// holds only for the owner; the fallback output when some rule fails only
+// for the owner. A Switch that routes by an expression is no test.
+func senderBranch(n *n8nschema.Node) []int {
+	p := n.Params()
+	var outs []int
+	add := func(i int, yes bool) {
+		if yes {
+			outs = append(outs, i)
+		}
+	}
+	switch n.Type {
+	case n8nschema.TypeIf, n8nschema.TypeFilter:
+		var t, f bool
+		if c := p.Get("conditions"); c.Get("conditions").Kind() == n8nschema.Array {
+			t, f = filterSense(c)
+		} else {
+			t, f = v1Sense(p)
+		}
+		add(0, t)
+		add(1, f)
+	case n8nschema.TypeSwitch:
+		if mode := p.Get("mode").Str(); mode != "" && mode != "rules" {
+			return nil
+		}
+		owner := map[int]bool{} // by output: does only the owner's message get there
+		set := func(i int, yes bool) {
+			if old, ok := owner[i]; ok {
+				yes = yes && old
+			}
+			owner[i] = yes
+		}
+		anyFalse := false // some rule fails only for the owner
+		fallback := -1
+		if n.TypeVersion >= 3 {
+			rules := p.Get("rules.values").Elems()
+			for i, r := range rules {
+				t, f := filterSense(r.Get("conditions"))
+				set(i, t)
+				anyFalse = anyFalse || f
+			}
+			switch fb := p.Get("options.fallbackOutput"); {
+			case fb.Str() == "extra":
+				fallback = len(rules)
+			case fb.Kind() == n8nschema.Number:
+				if v, _ := fb.Num(); v >= 0 {
+					fallback = int(v)
+				}
+			}
+		} else {
+			value1 := p.Get("value1").Str()
+			for i, r := range p.Get("rules.rules").Elems() {
+				out := i
+				if n.TypeVersion < 2 {
+					v, _ := r.Get("output").Num()
+					out = int(v)
+				}
+				if out < 0 {
+					continue
+				}
+				s := conditionSense(value1, r.Get("value2").Str(), r.Get("operation").Str())
+				set(out, s == ownerIfTrue)
+				anyFalse = anyFalse || s == ownerIfFalse
+			}
+			if v, ok := p.Get("fallbackOutput").Num(); ok && v >= 0 {
+				fallback = int(v)
+			}
+		}
+		if fallback >= 0 {
+			set(fallback, anyFalse)
+		}
+		for i, yes := range owner {
+			add(i, yes)
+		}
+		slices.Sort(outs)
+	}
+	return outs
 }
 
 // lookupTypes are the owner's tables a workflow looks a sender up in, and
@@ -193,9 +401,9 @@ var lookupTypes = map[string]bool{
 var lookupOps = []string{"read", "get", "getAll", "lookup", "search", "select", "getMany", "list", "getRows", "rowGet"}
 
 // senderGates are the nodes of reach that stop a stranger's run at bot
-// trigger t (senderGate).
-func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) []*n8nschema.Node {
-	var out []*n8nschema.Node
+// trigger t (senderGate), with the outputs where they stop it.
+func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) map[*n8nschema.Node]gateStops {
+	out := map[*n8nschema.Node]gateStops{}
 	var types map[string]bool
 	written := func() map[string]bool { // one pass over the workflow, however many lookups
 		if types == nil {
@@ -204,8 +412,11 @@ func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) []
 		return types
 	}
 	for n, in := range reach {
-		if in && n != t && senderGate(n, written) {
-			out = append(out, n)
+		if !in || n == t {
+			continue
+		}
+		if s, ok := senderGate(n, written); ok {
+			out[n] = s
 		}
 	}
 	return out

@@ -181,11 +181,11 @@ func readsItems(v string) bool {
 // of the sender in the owner's table that finds no one.
 func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
 	var gates []*n8nschema.Node
-	gated := map[*n8nschema.Node]bool{}
+	gated := map[*n8nschema.Node]gateStops{}
 	if botExposure(t) != "" {
-		gates = senderGates(g, reach, t)
-		for _, n := range gates {
-			gated[n] = true
+		gated = senderGates(g, reach, t)
+		for n := range gated {
+			gates = append(gates, n)
 		}
 		return strangerWalk(g, t, reach, gates, gated)
 	}
@@ -211,15 +211,17 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 		}
 		if body && g.fetchGate(n, carriers) || ident && g.identityGate(n, carriers) {
 			gates = append(gates, n)
-			gated[n] = true
+			gated[n] = gateStops{all: true}
 		}
 	}
 	return strangerWalk(g, t, reach, gates, gated)
 }
 
 // strangerWalk is what a stranger's run at t reaches of reach when it
-// ends at the gates.
-func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, gates []*n8nschema.Node, gated map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
+// ends at the gates: at every output of a fetch, a Code node's test or a
+// lookup, at the owner's outputs of a branch that tests the sender
+// (gateStops).
+func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, gates []*n8nschema.Node, gated map[*n8nschema.Node]gateStops) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
 	if len(gates) == 0 {
 		return reach, nil
 	}
@@ -233,11 +235,12 @@ func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, g
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		if gated[u] {
+		stop, gate := gated[u]
+		if gate && stop.all {
 			continue // the stranger's run ends here
 		}
 		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && reach[e.To] && !seen[e.To] {
+			if e.Type == ConnMain && reach[e.To] && !seen[e.To] && !(gate && stop.stops(e)) {
 				seen[e.To] = true
 				queue = append(queue, e.To)
 			}

@@ -23,6 +23,11 @@ import (
 // read from the packages' repositories (apify/n8n-nodes-apify 0.6.4,
 // nodes/Apify/resources/actors and actor-tasks; firecrawl/n8n-nodes-firecrawl
 // 2.1.0), and a workflow's stored operation is read by its first word.
+// So are the speech and voice APIs a bot calls beside its models
+// (billedEndpoints: ElevenLabs, OpenAI's audio API, Google Cloud
+// Speech-to-Text and Text-to-Speech, by an HTTP Request's POST) and
+// ElevenLabs' own node (@elevenlabs/n8n-nodes-elevenlabs, its speech
+// resource; read from elevenlabs/elevenlabs-n8n, not installed).
 // Whether the call is made, and with an account, is analyze.BilledService's
 // question (SendsAccount).
 func BilledService(n *Node) (string, bool) {
@@ -38,6 +43,19 @@ func BilledService(n *Node) (string, bool) {
 			return "Firecrawl", true
 		}
 		return "", false
+	case "@elevenlabs/n8n-nodes-elevenlabs.elevenLabs":
+		// Its speech resource (textToSpeech, its default operation;
+		// speechToText; speechToSpeech): elevenlabs/elevenlabs-n8n
+		// nodes/elevenlabs/Descriptions/speech.ts. The voice resource
+		// reads or manages voices. The resource is read as stored: the
+		// node's default was not checked against an installed copy.
+		if paramStr(n, "resource") == "speech" {
+			switch paramStr(n, "operation") {
+			case "", "textToSpeech", "speechToText", "speechToSpeech":
+				return "ElevenLabs", true
+			}
+		}
+		return "", false
 	case TypeHTTPRequest:
 	default:
 		return "", false
@@ -51,7 +69,50 @@ func BilledService(n *Node) (string, bool) {
 	case host == "api.firecrawl.dev" && firecrawlPath.MatchString(path) && HTTPMethod(n) == "POST":
 		return "Firecrawl", true
 	}
+	if e, ok := billedEndpointOf(host, path); ok && HTTPMethod(n) == "POST" {
+		return e.svc, true
+	}
 	return "", false
+}
+
+// billedEndpoint is a speech or voice API billed per use, reached by an
+// HTTP Request's POST, and the query and header names that carry the
+// account's key (SendsAccount).
+type billedEndpoint struct {
+	host, svc      string
+	path           *lazyregexp.Regexp
+	query, headers []string
+}
+
+// billedEndpoints are the speech and voice APIs a bot calls beside its
+// models, each billed per use to the account whose key the call sends
+// (no price is kept: what is billed is said). ElevenLabs: text to speech
+// in credits per character of text, speech to text per minute of audio,
+// speech to speech and sound generation in credits
+// (elevenlabs.io/pricing; key header xi-api-key,
+// elevenlabs.io/docs/api-reference/authentication). OpenAI's audio API:
+// transcriptions and translations per minute of audio (whisper-1) or per
+// token (gpt-4o-transcribe), speech per character (tts-1) or per token
+// (openai.com/api/pricing; Authorization: Bearer). Google Cloud
+// Speech-to-Text per second of audio and Text-to-Speech per character
+// (cloud.google.com/speech-to-text/pricing, /text-to-speech/pricing; an
+// API key as the key query parameter or x-goog-api-key, or OAuth2).
+var billedEndpoints = []billedEndpoint{
+	{"api.elevenlabs.io", "ElevenLabs", lazyregexp.New(`^v1/(text-to-speech|speech-to-text|speech-to-speech|sound-generation|text-to-dialogue)\b`), nil, []string{"xi-api-key"}},
+	{"api.openai.com", "OpenAI", lazyregexp.New(`^v1/audio/(transcriptions|translations|speech)\b`), nil, []string{"authorization"}},
+	{"speech.googleapis.com", "Google Cloud Speech-to-Text", lazyregexp.New(`^v[0-9a-z]+/(speech:(recognize|longrunningrecognize)|projects/.*:(recognize|batchRecognize))\b`), []string{"key"}, []string{"authorization", "x-goog-api-key"}},
+	{"texttospeech.googleapis.com", "Google Cloud Text-to-Speech", lazyregexp.New(`^v[0-9a-z]+/text:synthesize\b`), []string{"key"}, []string{"authorization", "x-goog-api-key"}},
+}
+
+// billedEndpointOf finds the billedEndpoints entry of a lower-cased host
+// and path.
+func billedEndpointOf(host, path string) (billedEndpoint, bool) {
+	for _, e := range billedEndpoints {
+		if host == e.host && e.path.MatchString(path) {
+			return e, true
+		}
+	}
+	return billedEndpoint{}, false
 }
 
 // firecrawlBilled are the first words of Firecrawl's operations that spend
@@ -82,16 +143,29 @@ func SendsAccount(n *Node) bool {
 	if a, ok := n.Param("authentication"); ok && (a.Kind() != String || a.IsExpr() || a.Str() != "none" && a.Str() != "") {
 		return true
 	}
+	// The names the service reads its key from: Apify's and
+	// Firecrawl's token query parameter and Authorization header, or a
+	// billedEndpoints entry's own.
+	query, headers := []string{"token"}, []string{"authorization"}
+	u := strings.ToLower(strings.TrimSpace(paramStr(n, "url")))
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	host, path, _ := strings.Cut(u, "/")
+	if e, ok := billedEndpointOf(host, path); ok {
+		query, headers = e.query, e.headers
+	}
 	if _, q, ok := strings.Cut(paramStr(n, "url"), "?"); ok {
 		for _, kv := range strings.Split(q, "&") {
-			if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(strings.TrimSpace(k), "token") && accountValue(v) {
+			if k, v, _ := strings.Cut(kv, "="); slices.Contains(query, strings.ToLower(strings.TrimSpace(k))) && accountValue(v) {
 				return true
 			}
 		}
 	}
-	for _, l := range [...]struct{ list, name string }{
-		{"queryParameters.parameters", "token"}, {"queryParametersUi.parameter", "token"},
-		{"headerParameters.parameters", "authorization"}, {"headerParametersUi.parameter", "authorization"},
+	for _, l := range [...]struct {
+		list  string
+		names []string
+	}{
+		{"queryParameters.parameters", query}, {"queryParametersUi.parameter", query},
+		{"headerParameters.parameters", headers}, {"headerParametersUi.parameter", headers},
 	} {
 		list, _ := n.Param(l.list)
 		for _, e := range list.Elems() {
@@ -99,15 +173,17 @@ func SendsAccount(n *Node) bool {
 			if name.IsExpr() || strings.Contains(name.Str(), "{{") {
 				return true
 			}
-			if strings.EqualFold(strings.TrimSpace(name.Str()), l.name) && accountValue(e.Get("value").Str()) {
+			if slices.Contains(l.names, strings.ToLower(strings.TrimSpace(name.Str()))) && accountValue(e.Get("value").Str()) {
 				return true
 			}
 		}
 	}
 	for _, p := range [...]string{"jsonHeaders", "headerParametersJson", "jsonQuery", "queryParametersJson"} {
 		t := strings.ToLower(paramStr(n, p))
-		if strings.Contains(t, "token") || strings.Contains(t, "authorization") {
-			return true
+		for _, name := range append(append([]string{"token"}, query...), headers...) {
+			if name != "key" && strings.Contains(t, name) || name == "key" && strings.Contains(t, `"key"`) {
+				return true
+			}
 		}
 	}
 	return false

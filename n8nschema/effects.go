@@ -1353,9 +1353,28 @@ var legacyDefaultModels = map[string]string{
 	"n8n-nodes-base.openAi": "gpt-3.5-turbo",
 }
 
+// fixedModel is the model a node's code sends whatever it stores: the
+// OpenAI node's audio transcribe and translate operations post model
+// whisper-1, which no parameter sets (@n8n/n8n-nodes-langchain
+// dist/nodes/vendors/OpenAi/v1 and v2 actions/audio/transcribe.operation.js
+// and translate.operation.js: const model = 'whisper-1').
+func fixedModel(n *Node) (string, bool) {
+	if strings.TrimSuffix(n.Type, "Tool") != "@n8n/n8n-nodes-langchain.openAi" || paramStr(n, "resource") != "audio" {
+		return "", false
+	}
+	switch paramStr(n, "operation") {
+	case "transcribe", "translate":
+		return "whisper-1", true
+	}
+	return "", false
+}
+
 // ModelOf returns the model a paid node calls ("" when unknown or an
 // expression), and whether it is n8n's default rather than set by the user.
 func ModelOf(n *Node) (model string, isDefault bool) {
+	if m, ok := fixedModel(n); ok {
+		return m, false
+	}
 	for _, p := range modelParams[strings.TrimSuffix(n.Type, "Tool")] {
 		v, ok := n.Param(p)
 		if !ok || v.Kind() != String {

@@ -305,6 +305,11 @@ func TestModelOf(t *testing.T) {
 		{"gemini app tool", `{"name":"a","type":"@n8n/n8n-nodes-langchain.googleGeminiTool","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"models/gemini-2.0-flash","mode":"id"}}}`, "models/gemini-2.0-flash", false},
 		{"anthropic app", `{"name":"a","type":"@n8n/n8n-nodes-langchain.anthropic","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"claude-sonnet-4-5-20250929","mode":"list"}}}`, "claude-sonnet-4-5-20250929", false},
 		{"gemini app model by expression", `{"name":"a","type":"@n8n/n8n-nodes-langchain.googleGemini","typeVersion":1,"parameters":{"modelId":{"__rl":true,"value":"={{ $json.model }}","mode":"id"}}}`, "", false},
+		// The audio transcribe and translate operations send whisper-1
+		// whatever is stored (vendors/OpenAi/v2/actions/audio/transcribe.operation.js).
+		{"openai app transcribe", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"audio","operation":"transcribe"}}`, "whisper-1", false},
+		{"openai app translate", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":2,"parameters":{"resource":"audio","operation":"translate","modelId":{"__rl":true,"value":"gpt-4o","mode":"list"}}}`, "whisper-1", false},
+		{"openai app speech", `{"name":"a","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.8,"parameters":{"resource":"audio","operation":"generate","model":"tts-1-hd"}}`, "tts-1-hd", false},
 		{"perplexity tool", `{"name":"a","type":"n8n-nodes-base.perplexityTool","typeVersion":1,"parameters":{"model":"sonar-reasoning"}}`, "sonar-reasoning", false},
 	}
 	for _, tt := range tests {

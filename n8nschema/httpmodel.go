@@ -32,7 +32,7 @@ type HTTPModelCall struct {
 // modelEndpoints are the generation endpoints of paid model APIs, by host
 // and path (each provider's API reference: OpenAI chat/completions,
 // responses, completions and images/generations; Anthropic messages;
-// Gemini models/*:generateContent; the OpenAI-compatible chat/completions
+// Gemini models/*:generateContent, on Vertex AI too; the OpenAI-compatible chat/completions
 // of Perplexity, Mistral, Groq, DeepSeek, xAI, OpenRouter, Together,
 // Fireworks and Hugging Face's router), and OpenRouter's Decisions API (alpha/decisions: a decision
 // model answers typed questions with probabilities, billed per input
@@ -41,6 +41,12 @@ var modelEndpoints = []modelEndpointSpec{
 	{"api.openai.com", "openai", lazyregexp.New(`/v1/(chat/completions|completions|responses|images/generations)\b`), false},
 	{"api.anthropic.com", "anthropic", lazyregexp.New(`/v1/messages\b`), false},
 	{"generativelanguage.googleapis.com", "google-gemini", lazyregexp.New(`:(generateContent|streamGenerateContent)\b`), false},
+	// Gemini on Vertex AI: the global host or a region's
+	// (us-central1-aiplatform.googleapis.com), a publisher model's
+	// generateContent (cloud.google.com/vertex-ai/generative-ai/docs/reference/rest,
+	// projects.locations.publishers.models.generateContent), billed per
+	// token to the Google Cloud project.
+	{"*-aiplatform.googleapis.com", "google-vertex", lazyregexp.New(`/publishers/google/models/[^/:]+:(generateContent|streamGenerateContent)\b`), false},
 	{"api.perplexity.ai", "perplexity", lazyregexp.New(`/chat/completions\b`), false},
 	{"api.mistral.ai", "mistral", lazyregexp.New(`/v1/chat/completions\b`), false},
 	{"api.groq.com", "groq", lazyregexp.New(`/chat/completions\b`), false},
@@ -367,11 +373,20 @@ func endpointIn(table []modelEndpointSpec, url string) (e modelEndpointSpec, pat
 	host, path, _ := strings.Cut(url[len("https://"):], "/")
 	host, path = strings.ToLower(host), "/"+path
 	for _, e := range table {
-		if host == e.host && e.path.MatchString(path) {
+		if hostIs(host, e.host) && e.path.MatchString(path) {
 			return e, path, true
 		}
 	}
 	return e, "", false
+}
+
+// hostIs reports whether host is the table's: the same, or for "*-x"
+// x itself or a region's host ending in "-x".
+func hostIs(host, table string) bool {
+	if rest, ok := strings.CutPrefix(table, "*-"); ok {
+		return host == rest || strings.HasSuffix(host, "-"+rest)
+	}
+	return host == table
 }
 
 // ternaryURLRE finds a quoted URL in an expression and what comes before

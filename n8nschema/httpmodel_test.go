@@ -31,6 +31,11 @@ func TestHTTPModelCallURLChoice(t *testing.T) {
 		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent`, "google-gemini", false},
 		{`https://GenerativeLanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, "google-gemini", false},
 		{`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:countTokens`, "", false},
+		// Gemini on Vertex AI, at the global host or a region's.
+		{`https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:generateContent`, "google-vertex", false},
+		{`https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent`, "google-vertex", false},
+		{`https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:countTokens`, "", false},
+		{`https://evil-aiplatform.googleapis.com.example.com/v1/publishers/google/models/gemini-2.5-flash:generateContent`, "", false},
 		// Hugging Face's Inference Providers router: its chat, not its model list.
 		{`https://router.huggingface.co/v1/chat/completions`, "huggingface", false},
 		{`https://router.huggingface.co/v1/models`, "", false},

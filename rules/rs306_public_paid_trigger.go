@@ -38,7 +38,12 @@ a note (analyze.Exposure "bot"): a bot must first be found, and its messages com
 stranger's message bills the owner; where answering the public is the bot's purpose it is the product, still a note.
 A call the run reaches only past a test of the sender is left out (analyze/bot_sender.go): an If, Filter or Switch
 that compares the sender's id (message.chat.id, message.from.id, from.username; WhatsApp's messages[0].from,
-contacts[0].wa_id) with a literal, a fixed list or the instance's variables, a Code node that does, or a read of the
+contacts[0].wa_id) with a literal, a fixed list or the instance's variables, when the call hangs on the outcome only
+the owner's message takes (an If's true output for equals, contains or a regex match, its false output for notEquals,
+notContains or notRegex; a Filter's kept items; a Switch's output for a rule that holds only for the owner, not its
+fallback: nodes-base/nodes/If/V2/IfV2.node.js, Filter/V2/FilterV2.node.js, Switch/V3/SwitchV3.node.js execute), and
+the test is not joined by "or" to one that anyone passes; a call on the other outcome runs for every stranger. A Code
+node that compares the sender with a fixed id, or a read of the
 owner's table (Google Sheets, Airtable, Supabase, Postgres, ...) filtered by the sender that outputs no item when no
 row matches (not with Always Output Data or continue on fail), which ends the run there
 (packages/core/src/execution-engine/workflow-execute.ts). A table the workflow also writes to is the bot's own log of
@@ -65,12 +70,22 @@ trigger is then a note whatever its kind, for a stranger can only use the allowa
 every call on it and the workflow stops (docs/n8n-facts.md). A call to a service that bills the owner's account per
 use is paid too, whatever the models run on: an Apify Actor run (its community node's "Run …" operations, or
 api.apify.com's runs and run-sync endpoints, not a run that exists, whose abort or metamorph starts nothing), billed
-per result or compute unit, and a Firecrawl scrape, crawl or search, billed in credits per page
-(n8nschema.BilledService; the community packages, @apify/n8n-nodes-apify and @mendable/n8n-nodes-firecrawl, are not
+per result or compute unit, a Firecrawl scrape, crawl or search, billed in credits per page, and the speech and voice
+APIs a bot calls beside its models: an ElevenLabs voice (text to speech, billed in credits per character; speech to
+text, per minute of audio; by a POST to api.elevenlabs.io or its own node's speech resource), OpenAI's audio API
+(transcriptions and speech by a POST to api.openai.com/v1/audio/..., per minute of audio or per character), Google
+Cloud Speech-to-Text (per second of audio) and Text-to-Speech (per character) (n8nschema.BilledService; the community
+packages, @apify/n8n-nodes-apify, @mendable/n8n-nodes-firecrawl and @elevenlabs/n8n-nodes-elevenlabs, are not
 installed with n8n, and their operation names were read from their repositories, not from an installed copy). Such a
 call is billed only when it is made (live, with a URL and a target the owner filled in, analyze.BilledService) and
-names the account: an HTTP Request with a credential, a token query parameter or an Authorization header that is not
-a template's placeholder (YOUR_APIFY_TOKEN); with none, Apify and Firecrawl answer 401 and bill nothing.
+names the account: an HTTP Request with a credential, or the service's key in a query parameter or header (Apify's
+token, an Authorization header, ElevenLabs' xi-api-key, Google's key) that is not a template's placeholder
+(YOUR_APIFY_TOKEN); with none, the service answers 401 and bills nothing. A Gemini call to Vertex AI by an HTTP
+Request (aiplatform.googleapis.com ...:generateContent) is a model call, as the Gemini API's is, and the OpenAI
+node's transcription is whisper-1, the model n8n sends for it (vendors/OpenAi/v2/actions/audio/transcribe.operation.js).
+A node that lacks a credential it requires, in an export that keeps the other nodes' credentials, is not counted:
+n8n stops at "Node does not have any credentials set" before any request, as RS010 says of it
+(analyze.Graph.LacksCredential).
 When every paid call is reached only past a call that sends a template's blank (a key "YOUR API KEY", a header
 "Authorization: <api key>", a credential id "REPLACE_WITH_CREDENTIAL_ID"), or names one itself, that call fails
 on every item as written, and an HTTP Request that fails stops the run unless it continues on failure
@@ -117,10 +132,16 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 			var paid, billed []*analyze.Operation // models; services billed per use
 			for _, op := range opsIn(ops, byNode, reach) {
 				if _, ok := analyze.BilledService(op); ok {
-					billed = append(billed, op)
+					if !lacksCredential(pass, w, op) {
+						billed = append(billed, op)
+					}
 					continue
 				}
-				if !op.Paid {
+				// A node with no credential of a type it requires, in an
+				// export that keeps the others', fails at its first
+				// getCredentials call, before any request (as RS010 says
+				// it: analyze.Graph.LacksCredential): it bills nothing.
+				if !op.Paid || lacksCredential(pass, w, op) {
 					continue
 				}
 				if _, capped := analyze.SpendCapFor(pass.Options, providers(op)...); capped && op.OwnerPays() {
@@ -275,6 +296,20 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 			pass.Report(analyze.Diagnostic{Node: t, Pos: t.Pos, Severity: sev, Detail: exp, Message: msg, Chain: op.Factors})
 		}
 	},
+}
+
+// lacksCredential reports a paid or billed call whose node lacks a
+// credential it requires (analyze.Graph.LacksCredential).
+func lacksCredential(pass *analyze.Pass, w *n8nschema.Workflow, op *analyze.Operation) bool {
+	if op.Node == nil {
+		return false
+	}
+	ow := op.Workflow
+	if ow == nil {
+		ow = w
+	}
+	_, lacks := pass.Set.Graph(ow).LacksCredential(op.Node)
+	return lacks
 }
 
 // worstPerRun is what one run of a paid call bills at worst, by the

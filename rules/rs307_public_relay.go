@@ -32,7 +32,8 @@ caller, one a workflow of the set calls, and a send that lies behind a fetch by 
 check of the caller's token. A public chat, a form that the export shows published, and a text, WhatsApp message or call
 (billed per message) are warnings; a webhook is a note, its URL being a random id unless its path is set to words.
 A messaging bot that answers whoever writes to it (a Telegram Trigger with no chat or user restriction applied, a
-WhatsApp Trigger, and no test of the sender on the way: analyze.Exposure "bot", as RS306 reads it) is open too: an
+WhatsApp Trigger, and no test of the sender on the way that only the owner's message passes: analyze.Exposure "bot",
+as RS306 reads it, an If "equals the owner's id" whose send hangs on its false output being no test) is open too: an
 agent behind it whose send tool's recipient the model fills in from a stranger's message is a warning; a message to
 the chat or number that wrote (message.chat.id, messages[0].from) reaches only the stranger, and is left out. An
 agent tool that acts in the owner's account on the caller's word is a note at any of these triggers: a Gmail reply
