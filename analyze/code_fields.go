@@ -9,8 +9,9 @@ import (
 )
 
 // What a Code node hands on of its input. A JavaScript Code node returns
-// the objects it builds as the items after it (nodes-base Code/Code.node.ts,
-// JavaScriptSandbox: a plain object is wrapped as { json: … }), so a field
+// the objects it builds as the items after it (nodes-base/dist/nodes/Code/
+// result-validation.js validateRunCodeEachItem, validateRunCodeAllItems:
+// normalizeItems wraps a plain object as { json: … }), so a field
 // it copies from what it read is the same field one node later: the
 // request's body spread into the returned object ({ ...data, password })
 // with data = $input.item.json.body, a key set from a read
