@@ -25,8 +25,11 @@ import (
 // (nodes-base/nodes/Webhook/Webhook.node.ts, webhook()); a Form Trigger's
 // holds the submitted fields (nodes-base/nodes/Form/utils.ts
 // prepareFormReturnItem); a Chat Trigger's the chat message (chatInput).
-// A field another node gives (a row looked up in the owner's sheet by an
-// id, a Code node's return) is not the request's.
+// A Code node's field is followed to what it copies it from (codeReads:
+// the request's body spread into the object it returns, a key set from a
+// read, its input returned as it came). A field another node gives (a row
+// looked up in the owner's sheet by an id, a value a Code node computes)
+// is not the request's.
 
 // OpenRelay is a message node that a run started at an open trigger sends to
 // a recipient the caller chooses.
@@ -484,6 +487,15 @@ func (w *relayWalk) fieldFromOnce(src *n8nschema.Node, path []string) bool {
 	}
 	if strings.HasPrefix(src.Type, "@n8n/n8n-nodes-langchain.") {
 		return w.modelOfRequest(src)
+	}
+	if n8nschema.IsCode(src.Type) {
+		exprs, keeps := codeReads(src, path)
+		for _, x := range exprs {
+			if w.fromRequest(src, x) {
+				return true
+			}
+		}
+		return keeps && inputs()
 	}
 	if src.Type != n8nschema.TypeSet || len(path) == 0 {
 		return false

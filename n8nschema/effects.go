@@ -546,6 +546,23 @@ func AppOperation(n *Node) (resource string, kind OpKind, ok bool) {
 	return res, a.kind, true
 }
 
+// AppResourceOperation returns an app node's resource and operation as
+// n8n runs them, its defaults for the version taken when the parameters
+// are absent (appOperation): ("message", "getAll") for a Gmail tool set to
+// get many messages, ("event", "create") for a Google Calendar node left
+// at its defaults. resource is "" for a node that has none.
+func AppResourceOperation(n *Node) (resource, op string, ok bool) {
+	a, ok := appOperation(n)
+	if !ok {
+		return "", "", false
+	}
+	res, _, _ := strings.Cut(a.name, ".")
+	if res == a.name {
+		res = ""
+	}
+	return res, a.op, true
+}
+
 // KeyedStore reports whether a node type stores an object under the name
 // the request gives it, so that a repeat overwrites it (keyedStores).
 func KeyedStore(typ string) bool { return keyedStores[strings.TrimSuffix(typ, "Tool")] }

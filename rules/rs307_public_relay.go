@@ -12,14 +12,15 @@ import (
 var rs307 = &analyze.Rule{
 	ID:    "RS307",
 	Name:  "public-relay",
-	Title: "strangers can make the owner's account message anyone",
+	Title: "strangers message anyone or read private data as the owner",
 	Doc: `A Chat Trigger made public with authentication "none", a Form Trigger with no authentication and a Webhook
 with authentication "none" start a run for anyone who opens the link or learns the URL
 (packages/@n8n/nodes-langchain/nodes/trigger/ChatTrigger/ChatTrigger.node.ts, nodes-base/nodes/Form/v2/FormTriggerV2.node.ts,
 nodes-base/nodes/Webhook/description.ts), as RS306 reads them. When such a run sends a message from the owner's
 account (a Gmail, Send Email, Outlook, SendGrid or Mailgun send; a Twilio, Vonage or WhatsApp message; an HTTP call to a
 messaging API) to a recipient taken from the request (the Webhook's body, query or headers, a form's field, read
-directly or through the fields a Set node writes), or an AI Agent behind the trigger has a send tool whose recipient
+directly or through the fields a Set node writes or a Code node copies: the body spread into the object it returns,
+a key set from a read), or an AI Agent behind the trigger has a send tool whose recipient
 the model fills in ($fromAI) from the caller's message (not an agent whose prompt names the owner's own address and no
 address of the caller's), then anyone can make the owner's mailbox or number send to any
 address they choose: spam and phishing sent as the owner, the domain's reputation and the account's standing lost,
@@ -39,8 +40,20 @@ the chat or number that wrote (message.chat.id, messages[0].from) reaches only t
 agent tool that acts in the owner's account on the caller's word is a note at any of these triggers: a Gmail reply
 (in the owner's name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the
 owner's meetings moved or cancelled). A created event is not: it lands in the owner's own calendar, and Google
-notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).`,
-	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or send only to addresses the workflow looks up itself (the owner's records, by an id it checks) or to a fixed one",
+notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).
+The read side of the same exposure is reported too, as loud as a relay from the same trigger: an agent tool that reads
+the owner's private data with the owner's credential (a Gmail or Outlook message, thread or draft get or get many, a
+Google Calendar or Outlook event get or get many, Google Contacts or Outlook contacts, a Google Drive or OneDrive
+download or search outside one fixed folder: nodes-base/nodes/Google/Gmail/v2/MessageDescription.js,
+Google/Calendar/EventDescription.js, Google/Contacts/ContactDescription.js, Microsoft/Outlook/v2, Google/Drive/v2),
+for an agent whose prompt is the caller's message and whose answer goes back to the caller (a public chat's reply:
+streamed, the last node's output or a Respond to Chat node, as the Chat Trigger's responseMode says; a Webhook's
+answer from the last node or a Respond to Webhook node that reads the agent's output; a bot's message to the chat or
+number that wrote, whose text reads it). Whoever writes can then ask for the owner's mail, meetings or contacts and be
+told them. Left out: a sheet, a database or a vector store the bot answers from (a catalog, a FAQ: its purpose), a
+calendar read whose fields keep only the events' times, and an agent whose answer only goes into a write (a sheet's
+row, a log).`,
+	Fix:        "Put authentication on the trigger (basic auth, header auth, n8n user auth), or send only to addresses the workflow looks up itself (the owner's records, by an id it checks) or to a fixed one; give an open bot's agent no tool that reads the owner's own mailbox, calendar, contacts or drive",
 	FixDoc:     "None: authentication needs a credential the callers must be given, and which addresses may receive mail only the owner can say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.Medium,
@@ -52,6 +65,7 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 			t   *n8nschema.Node
 			r   analyze.OpenRelay
 			a   analyze.OwnerAction // set instead of r: an owner's action
+			rd  analyze.OwnerRead   // set instead of r and a: a read of the owner's data
 			sev analyze.Severity
 		}
 		var all []found
@@ -62,6 +76,7 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 		type class struct {
 			relays  []analyze.OpenRelay
 			actions []analyze.OwnerAction
+			reads   []analyze.OwnerRead
 			reach   map[*n8nschema.Node]bool
 		}
 		classes := map[*n8nschema.Node]*class{}
@@ -77,28 +92,30 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 				c.reach = analyze.RunReach(g, t)
 				c.relays = analyze.OpenRelays(g, t, c.reach)
 				c.actions = analyze.OwnerActions(g, t, c.reach)
-				if len(c.relays)+len(c.actions) > 0 && exp == "url" {
+				c.reads = analyze.OwnerReads(g, t, c.reach)
+				if len(c.relays)+len(c.actions)+len(c.reads) > 0 && exp == "url" {
 					// Asked after the relays, most workflows having none:
 					// SenderOf reads every value the webhook's runs read.
 					if !checksFound {
 						checks, checksFound = analyze.CallerChecks(g), true
 					}
 					if key, _ := analyze.SenderOf(g, t); anyIn(checks, c.reach) || key != "" {
-						c.relays, c.actions = nil, nil // RS306's webhooks left out
+						c.relays, c.actions, c.reads = nil, nil, nil // RS306's webhooks left out
 					}
 				}
-				if len(c.relays)+len(c.actions) > 0 {
+				if len(c.relays)+len(c.actions)+len(c.reads) > 0 {
 					// A stranger's run stops at a fetch by an id only the real
 					// sender knows, or at a check of the caller's token.
 					if stranger, gates := analyze.StrangerReach(g, t, c.reach); len(gates) > 0 {
 						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
 						c.actions = slices.DeleteFunc(c.actions, func(a analyze.OwnerAction) bool { return !stranger[a.Node] })
+						c.reads = slices.DeleteFunc(c.reads, func(r analyze.OwnerRead) bool { return !stranger[r.Node] })
 					}
 				}
 				classes[rep] = c
 			}
 			relays := c.relays
-			if len(relays)+len(c.actions) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
+			if len(relays)+len(c.actions)+len(c.reads) == 0 || exp == "url" && analyze.CalledInSet(pass.Set, w, t) {
 				continue
 			}
 			// The owner's account acting on a stranger's word (a
@@ -107,19 +124,13 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 			for _, a := range c.actions {
 				all = append(all, found{t: t, a: a, sev: analyze.Note})
 			}
+			// The owner's private data read back to the caller: as loud as
+			// a relay from the same trigger.
+			for _, rd := range c.reads {
+				all = append(all, found{t: t, rd: rd, sev: relaySeverity(w, t, exp, false)})
+			}
 			for _, r := range relays {
-				sev := analyze.Note
-				switch {
-				case r.PerMessage, t.Type == n8nschema.TypeChatTrigger, exp == "bot":
-					sev = analyze.Warning
-				case t.Type == n8nschema.TypeFormTrigger:
-					if analyze.RunStateOf(w) == analyze.RunShown {
-						sev = analyze.Warning
-					}
-				case analyze.ReadablePath(t):
-					sev = analyze.Warning
-				}
-				all = append(all, found{t: t, r: r, sev: sev})
+				all = append(all, found{t: t, r: r, sev: relaySeverity(w, t, exp, r.PerMessage)})
 			}
 		}
 		// One finding a sending node: the loudest trigger's, the first
@@ -130,6 +141,9 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 			node := f.r.Node
 			if node == nil {
 				node = f.a.Node
+			}
+			if node == nil {
+				node = f.rd.Node
 			}
 			j, ok := best[node]
 			if !ok {
@@ -142,9 +156,12 @@ notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Cale
 		for _, n := range order {
 			f := all[best[n]]
 			msg := ""
-			if f.r.Node != nil {
+			switch {
+			case f.r.Node != nil:
 				msg = relayMessage(w, f.t, f.r)
-			} else {
+			case f.rd.Node != nil:
+				msg = readMessage(w, f.t, f.rd)
+			default:
 				msg = actionMessage(w, f.t, f.a)
 			}
 			pass.Report(analyze.Diagnostic{Node: n, Pos: n.Pos, Severity: f.sev, Detail: analyze.Exposure(f.t), Message: msg})
@@ -193,6 +210,40 @@ func actionMessage(w *n8nschema.Workflow, t *n8nschema.Node, a analyze.OwnerActi
 	}
 	msg := fmt.Sprintf(kind+" and the tool %q of agent %q %s in the owner's account as the model reads the caller's message: %s can have it done in the owner's name; %s",
 		t.Name, a.Node.Name, a.Agent.Name, a.What, who, fix)
+	if analyze.RunStateOf(w) != analyze.RunShown {
+		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
+	}
+	return msg
+}
+
+// relaySeverity is how loud a relay (or a read of the owner's data) from
+// open trigger t is: a warning for a text or call, a public chat, a bot, a
+// form the export shows published and a webhook whose path is words; a
+// note for another webhook or form.
+func relaySeverity(w *n8nschema.Workflow, t *n8nschema.Node, exp string, perMessage bool) analyze.Severity {
+	switch {
+	case perMessage, t.Type == n8nschema.TypeChatTrigger, exp == "bot":
+		return analyze.Warning
+	case t.Type == n8nschema.TypeFormTrigger:
+		if analyze.RunStateOf(w) == analyze.RunShown {
+			return analyze.Warning
+		}
+	case analyze.ReadablePath(t):
+		return analyze.Warning
+	}
+	return analyze.Note
+}
+
+// readMessage says who can start trigger t, what tool rd.Node reads of
+// the owner's data, and that the agent's answer goes back to them.
+func readMessage(w *n8nschema.Workflow, t *n8nschema.Node, rd analyze.OwnerRead) string {
+	kind, who := triggerKind(t)
+	fix := "authenticate the trigger, or give the agent no tool that reads the owner's own account"
+	if analyze.Exposure(t) == "bot" {
+		fix = botFix(t) + ", or give the agent no tool that reads the owner's own account"
+	}
+	msg := fmt.Sprintf(kind+" and the tool %q of agent %q reads %s as the model reads the caller's message, and the agent's answer goes back to the caller: %s can ask it for %s and be told; %s",
+		t.Name, rd.Node.Name, rd.Agent.Name, rd.What, who, rd.What, fix)
 	if analyze.RunStateOf(w) != analyze.RunShown {
 		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
 	}
