@@ -247,6 +247,8 @@ type Graph struct {
 	runWalks atomic.Int32
 	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
 	readIn map[int32]*Edge
+	// heads holds, by index, each node's fan-out head (branchHeadOf).
+	heads []branchHead
 	// outsShared holds, by index, the main outputs (below 63) a node
 	// sends on two edges or more, for laterSiblingRead (sendsTwice); bit
 	// 63 marks a node read.
