@@ -422,6 +422,10 @@ type JoinRead struct {
 	// Below is the child of From whose branch holds the node read (Z):
 	// that node itself when it hangs from From.
 	Below *n8nschema.Node
+	// Via is the join on one input between Above and the reader that
+	// lower branches of From feed too (joinHead): the reader may run
+	// again after them. Nil for a reader that is the join itself.
+	Via *n8nschema.Node
 	// Sure: the reader fails on every run (a join: Above outputs an item
 	// whenever it succeeds; one main input: it runs only in Above's
 	// branch, before Below's).
@@ -602,8 +606,12 @@ func (g *Graph) scanReads(i int, found *JoinRead, judge func(ref, form, after st
 
 // branchHead is where a node hangs from a fan-out (branchHeadOf).
 type branchHead struct {
-	e     *Edge // from the fan-out node F to the branch's first node Y; nil: none
-	pass  bool  // every node from Y to the node, the node excepted, passes the next an item whenever it succeeds
+	e    *Edge // from the fan-out node F to the branch's first node Y; nil: none
+	pass bool  // every node from Y to the node, the node excepted, passes the next an item whenever it succeeds
+	// join is the first join on the way from Y to the node that other
+	// branches of F feed too (joinHead): the node may also run after
+	// them. Nil: it runs only in Y's branch.
+	join  *n8nschema.Node
 	state uint8 // 0: not read, 1: being read, 2: read
 }
 
@@ -641,7 +649,12 @@ func (g *Graph) branchHeadOf(i int) *branchHead {
 		hv.state = 1
 		climb = append(climb, int32(v))
 		e := g.oneMainInMemo(v)
-		if e == nil || e.Input != 0 {
+		if e == nil {
+			hv.state = 2
+			g.joinHead(v, hv)
+			break
+		}
+		if e.Input != 0 {
 			hv.state = 2
 			break
 		}
@@ -661,11 +674,70 @@ func (g *Graph) branchHeadOf(i int) *branchHead {
 		e := g.oneMainInMemo(v)
 		p := &g.heads[e.from]
 		if p.e != nil {
-			hv.e = p.e
+			hv.e, hv.join = p.e, p.join
 			hv.pass = p.pass && !g.Nodes[e.from].Disabled && g.itemsAlways(int(e.from), e)
 		}
 	}
 	return h
+}
+
+// joinHead fills in the head of node j with main inputs from several
+// nodes when all enter input 0: a join that never waits, run once per
+// input that brings items (workflow-execute.js addNodeToBeExecuted,
+// numberOfInputs 1). When each input hangs from one fan-out F on one slot
+// (branchHeadOf of its node, or F itself sending that slot to j and to
+// another node), j first runs in the branch of the highest of them, Y,
+// strictly higher than each other one: its head is F→Y, with j as the
+// join unless every input hangs from Y (then it runs only in Y's branch).
+// Not passing items for sure (pass false): a read below it is doubtful.
+func (g *Graph) joinHead(j int, h *branchHead) {
+	var top *Edge
+	var topY float64
+	var join *n8nschema.Node
+	for _, e := range g.ins(j) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if e.Input != 0 || int(e.from) == j {
+			return
+		}
+		var he *Edge
+		if g.sendsTwice(e) {
+			he = e
+		} else if p := g.branchHeadOf(int(e.from)); p.e != nil {
+			he = p.e
+			if p.join != nil {
+				join = p.join
+			}
+		} else {
+			return
+		}
+		switch {
+		case top == nil:
+			y, ok := canvasY(he.To)
+			if !ok {
+				return
+			}
+			top, topY = he, y
+		case he == top:
+		case he.from != top.from || he.Output != top.Output || he.Error != top.Error:
+			return
+		default:
+			y, ok := canvasY(he.To)
+			if !ok || y == topY {
+				return
+			}
+			if y < topY {
+				top, topY = he, y
+			}
+			if join == nil {
+				join = g.Nodes[j]
+			}
+		}
+	}
+	if top != nil {
+		h.e, h.join = top, join
+	}
 }
 
 // branchRead judges, under v1, node i (R), whose one main input is e (on
@@ -695,6 +767,7 @@ func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
 	type level struct {
 		e    *Edge
 		pass bool
+		join *n8nschema.Node
 	}
 	var rs []level
 	pass := true
@@ -704,7 +777,7 @@ func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
 			break
 		}
 		pass = pass && h.pass
-		rs = append(rs, level{h.e, pass})
+		rs = append(rs, level{h.e, pass, h.join})
 		pass = pass && !g.Nodes[h.e.from].Disabled && g.itemsAlways(int(h.e.from), h.e)
 		v = int(h.e.from)
 	}
@@ -735,7 +808,14 @@ func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
 				}
 				yh, ok1 := canvasY(r.e.To)
 				zh, ok2 := canvasY(h.e.To)
-				if !ok1 || !ok2 || yh >= zh {
+				if !ok1 || !ok2 || yh >= zh || h.join != nil {
+					return false // X may run in a higher branch too
+				}
+				if r.join != nil {
+					// R may run again from a lower branch, after X.
+					if found.Name == "" {
+						found = JoinRead{Name: ref, Above: r.e.To, From: r.e.From, Below: h.e.To, Via: r.join}
+					}
 					return false
 				}
 				found = JoinRead{Name: ref, Above: r.e.To, From: r.e.From, Below: h.e.To, Sure: true, Stops: r.pass}

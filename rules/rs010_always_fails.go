@@ -1565,6 +1565,11 @@ func reportJoinRead(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, jr 
 	}
 	d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Confidence: analyze.Medium, Fix: joinReadFix(n, jr)}
 	d.Message = fmt.Sprintf("node %q fails on every run where %q outputs an item: %s; the execution stops there. %s, and then %q first runs after %q", n.Name, jr.Above.Name, jr.Why(), may, n.Name, jr.Name)
+	if jr.Via != nil {
+		// A reader below a join of the branches (JoinRead.Via): an item
+		// may leave the upper branch before it, by a gate or none output.
+		d.Message = fmt.Sprintf("node %q fails on every run where an item of %q reaches it: %s; the execution stops there. %q joins the branches on one input and runs once per branch: when no item of %q reaches %q (a gate on the way sends it elsewhere, or a node outputs none), %q runs after %q", n.Name, jr.Above.Name, jr.Why(), jr.Via.Name, jr.Above.Name, n.Name, n.Name, jr.Name)
+	}
 	if !machine {
 		d.Message += " (" + byHandWhy(g, n) + ")"
 	}
