@@ -740,6 +740,49 @@ func (g *Graph) joinHead(j int, h *branchHead) {
 	}
 }
 
+// runsOnce reports whether node i runs at most once per execution as far
+// as its main inputs tell: the climb by each node's one main input, on
+// input 0, reaches a node with none (a trigger) with no join and no loop
+// on the way. Each node is read once (onceIn).
+func (g *Graph) runsOnce(i int) bool {
+	const unread, reading, yes, no = 0, 1, 2, 3
+	if g.onceIn == nil {
+		g.onceIn = make([]uint8, len(g.Nodes))
+	}
+	var climb []int32
+	ans := uint8(no)
+	for v := i; ; {
+		switch g.onceIn[v] {
+		case yes, no:
+			ans = g.onceIn[v]
+		case reading: // a loop
+		default:
+			g.onceIn[v] = reading
+			climb = append(climb, int32(v))
+			main := false
+			for _, e := range g.ins(v) {
+				if e.Type == ConnMain {
+					main = true
+					break
+				}
+			}
+			if !main {
+				ans = yes
+				break
+			}
+			if e := g.oneMainInMemo(v); e != nil && e.Input == 0 {
+				v = int(e.from)
+				continue
+			}
+		}
+		break
+	}
+	for _, v := range climb {
+		g.onceIn[v] = ans
+	}
+	return ans == yes
+}
+
 // branchRead judges, under v1, node i (R), whose one main input is e (on
 // input 0), reading by name (a form that throws unrun: throwsUnrun) a
 // node X in a lower branch of a fan-out node F that R's branch hangs from
@@ -752,7 +795,10 @@ func (g *Graph) joinHead(j int, h *branchHead) {
 // dist/execution-engine/workflow-execute.js L1332-1363, L244-247): Y, and
 // depth-first everything under it whose inputs never wait, runs before Z,
 // and so before X, which hangs from Z alone. R runs only in Y's branch:
-// every run of R throws "Node 'X' hasn't been executed" (Sure). Stops
+// every run of R throws "Node 'X' hasn't been executed" (Sure), when F
+// runs once per execution (runsOnce; else, in a loop, X may have run on
+// an earlier pass) or every node from Y down to R passes the next an item
+// whenever it succeeds (the first run of F then throws at R). Stops
 // when every node from Y down to R passes the next an item whenever it
 // succeeds (itemsAlways): then Y's branch always ends at R and Z's never
 // runs. Equal heights and a node without a position are not judged, nor
@@ -810,6 +856,12 @@ func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
 				zh, ok2 := canvasY(h.e.To)
 				if !ok1 || !ok2 || yh >= zh || h.join != nil {
 					return false // X may run in a higher branch too
+				}
+				if !r.pass && !g.runsOnce(int(r.e.from)) {
+					// F may run again (a loop, a join above it), when X
+					// has run: only a first run that always reaches R
+					// is sure to throw.
+					return false
 				}
 				if r.join != nil {
 					// R may run again from a lower branch, after X.

@@ -223,6 +223,7 @@ func TestBranchRead(t *testing.T) {
 		{"below a join of both branches", "v1", "200", "X", zSame, "", true, false, `, "X": {"main": [[{"node": "Gate", "type": "main", "index": 0}]]}`, true},
 		{"below a join of both branches, reads the lower head", "v1", "200", "Z", zSame, "", true, false, `, "X": {"main": [[{"node": "Gate", "type": "main", "index": 0}]]}`, true},
 		{"deep node of the lower branch", "v1", "200", "X", zSame, "", true, false, "", false},
+		{"fan-out in a loop, a gate on the way", "v1", "200", "X", zSame, "", false, false, `, "X": {"main": [[{"node": "Fan", "type": "main", "index": 0}]]}`, false},
 		{"head of the lower branch", "v1", "200", "Z", zSame, "", true, false, "", false},
 		{"lower branch reads as upper", "v1", "500", "X", zSame, "", false, false, "", false},
 		{"equal heights", "v1", "400", "X", zSame, "", false, false, "", false},
