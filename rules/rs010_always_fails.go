@@ -243,8 +243,12 @@ node on a path an enabled trigger reaches:
   answer each item they run on,
   an HTTP Request v3 or later whose response format is text or file or that asks for the full response), and
   no rule counts the calls after it; else a note of medium confidence, since Y may output no item (an HTTP
-  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. Equal
-  heights and the legacy order are not judged;
+  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. So too a
+  node with one main input anywhere in Y's branch (below an If, another fan-out) reading a node anywhere in a
+  lower sibling's branch: it runs only in Y's branch, before that sibling: a warning when F runs once per
+  execution (no join or loop above it) or Y always passes it an item; below a node that joins F's branches on
+  input 0 (run once per branch), a note, since an item of Y may take another way and the node then runs after
+  X. Equal heights, children of F on two outputs and the legacy order are not judged;
 - on n8n 2 and later, a Python Code node (v2, language "python" or "pythonNative") whose code reads, on a
   top-level line no earlier return can skip, _input, _json, _("Node") or the other mode's accessor: n8n 2 runs
   both values on the native Python runner, whose only globals are _items (all items) and _item (each item)
