@@ -172,11 +172,12 @@ func (g *Graph) failStops() {
 		nd := g.Nodes[i]
 		return g.fails[i] && !nd.ContinuesOnFail() && !nd.ContinueOnFail
 	}
-	// A child above whose branch a reader fails (laterSiblingRead, sure)
-	// stops the execution as a failing child does, with that reader.
+	// A child above whose branch always reaches a reader that fails
+	// (laterSiblingRead, Stops) stops the execution as a failing child
+	// does, with that reader.
 	var joinStop map[int32]*n8nschema.Node
 	for r, jr := range g.joinReads {
-		if y, ok := g.index(jr.Above); ok && jr.Sure && halts(int(r)) {
+		if y, ok := g.index(jr.Above); ok && jr.Stops && halts(int(r)) {
 			if joinStop == nil {
 				joinStop = map[int32]*n8nschema.Node{}
 			}

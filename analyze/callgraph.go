@@ -297,14 +297,20 @@ func buildCalls(s *Set) {
 	ix := newCallIndex(s)
 	for _, w := range s.Workflows {
 		g := s.Graph(w)
-		for _, n := range g.Nodes {
+		// A node that fails on every item before it calls (noCall: a read
+		// by name that throws, failing) starts nothing.
+		noCall := func(i int) bool { return g.noCall != nil && g.noCall[i] }
+		for i, n := range g.Nodes {
+			if noCall(i) {
+				continue
+			}
 			if c := ix.resolve(nodeCall(w, n)); c != nil {
 				s.Calls = append(s.Calls, c)
 			}
 		}
 		if writes := ownWriteTriggers(g); len(writes) > 0 {
-			for _, n := range g.Nodes {
-				if t := writes[n]; t != nil {
+			for i, n := range g.Nodes {
+				if t := writes[n]; t != nil && !noCall(i) {
 					s.Calls = append(s.Calls, &Call{Kind: CallOwnWrite, From: w, Node: n, To: w, Entry: []*n8nschema.Node{t},
 						Ref: t.Name, Pos: n.Pos, Self: true, NoWait: true})
 				}

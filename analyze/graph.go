@@ -247,6 +247,11 @@ type Graph struct {
 	runWalks atomic.Int32
 	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
 	readIn map[int32]*Edge
+	// heads holds, by index, each node's fan-out head (branchHeadOf).
+	heads []branchHead
+	// onceIn holds, by index, whether a node runs once per execution by
+	// its main inputs (runsOnce): 0 not read, 2 yes, 3 no.
+	onceIn []uint8
 	// outsShared holds, by index, the main outputs (below 63) a node
 	// sends on two edges or more, for laterSiblingRead (sendsTwice); bit
 	// 63 marks a node read.

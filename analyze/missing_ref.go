@@ -419,7 +419,21 @@ type JoinRead struct {
 	Name  string // the node read (X)
 	Above *n8nschema.Node
 	From  *n8nschema.Node // the parent both hang from (F)
-	Sure  bool            // Above outputs an item whenever it succeeds
+	// Below is the child of From whose branch holds the node read (Z):
+	// that node itself when it hangs from From.
+	Below *n8nschema.Node
+	// Via is the join on one input between Above and the reader that
+	// lower branches of From feed too (joinHead): the reader may run
+	// again after them. Nil for a reader that is the join itself.
+	Via *n8nschema.Node
+	// Sure: the reader fails on every run (a join: Above outputs an item
+	// whenever it succeeds; one main input: it runs only in Above's
+	// branch, before Below's).
+	Sure bool
+	// Stops: every run where Above succeeds reaches the reader with an
+	// item, which throws, so the execution stops in Above's branch and
+	// Below's never runs (failStops).
+	Stops bool
 }
 
 // laterSiblingRead judges node i (R) under executionOrder "v1", whose main
@@ -439,10 +453,15 @@ type JoinRead struct {
 // position. A Code node's read counts at its top level only (topLevel: no
 // try in the code, no return before it); an expression's as
 // missingNodeRef reads it. One pass over R's inputs, then its reads.
+//
+// A reader with one main input is branchRead's.
 func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 	nd := g.Nodes[i]
 	if g.Workflow.Settings.ExecutionOrder != "v1" || nd.Disabled || g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger {
 		return JoinRead{}, false
+	}
+	if e := g.oneMainInMemo(i); e != nil {
+		return g.branchRead(i, e)
 	}
 	type slot struct {
 		from  int32
@@ -529,13 +548,22 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 		}
 		switch {
 		case t.sure >= 0 && t.sureY < h:
-			found = JoinRead{Name: ref, Above: g.Nodes[t.sure], From: ex.From, Sure: true}
+			found = JoinRead{Name: ref, Above: g.Nodes[t.sure], From: ex.From, Below: x, Sure: true, Stops: true}
 			return true
 		case t.top >= 0 && t.topY < h && found.Name == "":
-			found = JoinRead{Name: ref, Above: g.Nodes[t.top], From: ex.From}
+			found = JoinRead{Name: ref, Above: g.Nodes[t.top], From: ex.From, Below: x}
 		}
 		return false
 	}
+	g.scanReads(i, &found, judge)
+	return found, found.Name != ""
+}
+
+// scanReads calls judge with each read by name of node i that
+// laterSiblingRead and branchRead judge, setting found's Read (code) or
+// Param (an expression) when judge changes found or stops the scan.
+func (g *Graph) scanReads(i int, found *JoinRead, judge func(ref, form, after string) bool) {
+	nd := g.Nodes[i]
 	if code, ok := jsCode(nd); ok {
 		at := 0
 		for k := 0; k < 8; k++ { // a few reads: each topLevel look is one pass
@@ -574,6 +602,282 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 			return stop
 		})
 	}
+}
+
+// branchHead is where a node hangs from a fan-out (branchHeadOf).
+type branchHead struct {
+	e    *Edge // from the fan-out node F to the branch's first node Y; nil: none
+	pass bool  // every node from Y to the node, the node excepted, passes the next an item whenever it succeeds
+	// join is the first join on the way from Y to the node that other
+	// branches of F feed too (joinHead): the node may also run after
+	// them. Nil: it runs only in Y's branch.
+	join  *n8nschema.Node
+	state uint8 // 0: not read, 1: being read, 2: read
+}
+
+// maxHeads bounds the fan-outs a read climbs through on each side: a
+// deeper one is not judged, and each read stays a fixed cost.
+const maxHeads = 8
+
+// branchHeadOf is the nearest fan-out above node i along main edges that
+// each are their node's one main input, entering input 0 (a node with
+// inputs on two indexes may wait, workflow-execute.js addNodeToBeExecuted
+// numberOfInputs): the edge from F, whose output on that slot (output and
+// error) goes to two nodes or more (sendsTwice), to Y, the first node of
+// the branch i is in. None for a node with two main inputs, a join (the
+// join case is laterSiblingRead's), or none, or when the climb loops.
+// Each node is read once (heads): one pass over the graph in all.
+func (g *Graph) branchHeadOf(i int) *branchHead {
+	if g.heads == nil {
+		g.heads = make([]branchHead, len(g.Nodes))
+	}
+	h := &g.heads[i]
+	if h.state == 2 {
+		return h
+	}
+	// Climb to a node read, or to the head, then fill in down the climb.
+	var climb []int32
+	for v := i; ; {
+		hv := &g.heads[v]
+		if hv.state == 2 {
+			break
+		}
+		if hv.state == 1 { // a loop of single inputs: no head
+			hv.state = 2
+			break
+		}
+		hv.state = 1
+		climb = append(climb, int32(v))
+		e := g.oneMainInMemo(v)
+		if e == nil {
+			hv.state = 2
+			g.joinHead(v, hv)
+			break
+		}
+		if e.Input != 0 {
+			hv.state = 2
+			break
+		}
+		if g.sendsTwice(e) {
+			hv.e, hv.pass, hv.state = e, true, 2
+			break
+		}
+		v = int(e.from)
+	}
+	for k := len(climb) - 1; k >= 0; k-- {
+		v := int(climb[k])
+		hv := &g.heads[v]
+		if hv.state == 2 {
+			continue
+		}
+		hv.state = 2
+		e := g.oneMainInMemo(v)
+		p := &g.heads[e.from]
+		if p.e != nil {
+			hv.e, hv.join = p.e, p.join
+			hv.pass = p.pass && !g.Nodes[e.from].Disabled && g.itemsAlways(int(e.from), e)
+		}
+	}
+	return h
+}
+
+// joinHead fills in the head of node j with main inputs from several
+// nodes when all enter input 0: a join that never waits, run once per
+// input that brings items (workflow-execute.js addNodeToBeExecuted,
+// numberOfInputs 1). When each input hangs from one fan-out F on one slot
+// (branchHeadOf of its node, or F itself sending that slot to j and to
+// another node), j first runs in the branch of the highest of them, Y,
+// strictly higher than each other one: its head is F→Y, with j as the
+// join unless every input hangs from Y (then it runs only in Y's branch).
+// Not passing items for sure (pass false): a read below it is doubtful.
+func (g *Graph) joinHead(j int, h *branchHead) {
+	var top *Edge
+	var topY float64
+	var join *n8nschema.Node
+	for _, e := range g.ins(j) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if e.Input != 0 || int(e.from) == j {
+			return
+		}
+		var he *Edge
+		if g.sendsTwice(e) {
+			he = e
+		} else if p := g.branchHeadOf(int(e.from)); p.e != nil {
+			he = p.e
+			if p.join != nil {
+				join = p.join
+			}
+		} else {
+			return
+		}
+		switch {
+		case top == nil:
+			y, ok := canvasY(he.To)
+			if !ok {
+				return
+			}
+			top, topY = he, y
+		case he == top:
+		case he.from != top.from || he.Output != top.Output || he.Error != top.Error:
+			return
+		default:
+			y, ok := canvasY(he.To)
+			if !ok || y == topY {
+				return
+			}
+			if y < topY {
+				top, topY = he, y
+			}
+			if join == nil {
+				join = g.Nodes[j]
+			}
+		}
+	}
+	if top != nil {
+		h.e, h.join = top, join
+	}
+}
+
+// runsOnce reports whether node i runs at most once per execution as far
+// as its main inputs tell: the climb by each node's one main input, on
+// input 0, reaches a node with none (a trigger) with no join and no loop
+// on the way. Each node is read once (onceIn).
+func (g *Graph) runsOnce(i int) bool {
+	const unread, reading, yes, no = 0, 1, 2, 3
+	if g.onceIn == nil {
+		g.onceIn = make([]uint8, len(g.Nodes))
+	}
+	var climb []int32
+	ans := uint8(no)
+	for v := i; ; {
+		switch g.onceIn[v] {
+		case yes, no:
+			ans = g.onceIn[v]
+		case reading: // a loop
+		default:
+			g.onceIn[v] = reading
+			climb = append(climb, int32(v))
+			main := false
+			for _, e := range g.ins(v) {
+				if e.Type == ConnMain {
+					main = true
+					break
+				}
+			}
+			if !main {
+				ans = yes
+				break
+			}
+			if e := g.oneMainInMemo(v); e != nil && e.Input == 0 {
+				v = int(e.from)
+				continue
+			}
+		}
+		break
+	}
+	for _, v := range climb {
+		g.onceIn[v] = ans
+	}
+	return ans == yes
+}
+
+// branchRead judges, under v1, node i (R), whose one main input is e (on
+// input 0), reading by name (a form that throws unrun: throwsUnrun) a
+// node X in a lower branch of a fan-out node F that R's branch hangs from
+// too: R hangs from F by child Y, X by child Z, on the same slot (output
+// and error), and Y sits strictly higher on the canvas than Z. Each
+// climbs from its node to its fan-out heads (branchHeadOf), the first one
+// they share being F, at most maxHeads fan-outs on each side. After F
+// runs, the v1 engine sorts F's children by height and unshifts each onto
+// its stack, which it reads from the front (n8n-core
+// dist/execution-engine/workflow-execute.js L1332-1363, L244-247): Y, and
+// depth-first everything under it whose inputs never wait, runs before Z,
+// and so before X, which hangs from Z alone. R runs only in Y's branch:
+// every run of R throws "Node 'X' hasn't been executed" (Sure), when F
+// runs once per execution (runsOnce; else, in a loop, X may have run on
+// an earlier pass) or every node from Y down to R passes the next an item
+// whenever it succeeds (the first run of F then throws at R). Stops
+// when every node from Y down to R passes the next an item whenever it
+// succeeds (itemsAlways): then Y's branch always ends at R and Z's never
+// runs. Equal heights and a node without a position are not judged, nor
+// children of F on two outputs (an If's outputs: inside a loop the other
+// one may have run on an earlier pass).
+func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
+	if e.Input != 0 {
+		return JoinRead{}, false
+	}
+	// R's heads, lowest first, each with whether the way from its Y to R
+	// always passes items.
+	type level struct {
+		e    *Edge
+		pass bool
+		join *n8nschema.Node
+	}
+	var rs []level
+	pass := true
+	for v, k := i, 0; k < maxHeads; k++ {
+		h := g.branchHeadOf(v)
+		if h.e == nil {
+			break
+		}
+		pass = pass && h.pass
+		rs = append(rs, level{h.e, pass, h.join})
+		pass = pass && !g.Nodes[h.e.from].Disabled && g.itemsAlways(int(h.e.from), h.e)
+		v = int(h.e.from)
+	}
+	if len(rs) == 0 {
+		return JoinRead{}, false
+	}
+	var found JoinRead
+	judge := func(ref, form, after string) bool {
+		x := g.Workflow.Node(ref)
+		if x == nil || x.Disabled || !throwsUnrun(form, after) {
+			return false
+		}
+		xi, known := g.index(x)
+		if !known || xi == i || g.sub[xi] {
+			return false
+		}
+		for v, k := xi, 0; k < maxHeads; k++ {
+			h := g.branchHeadOf(v)
+			if h.e == nil {
+				return false
+			}
+			for _, r := range rs {
+				if r.e.from != h.e.from {
+					continue
+				}
+				if r.e == h.e || r.e.Output != h.e.Output || r.e.Error != h.e.Error {
+					return false // the same branch, or two outputs
+				}
+				yh, ok1 := canvasY(r.e.To)
+				zh, ok2 := canvasY(h.e.To)
+				if !ok1 || !ok2 || yh >= zh || h.join != nil {
+					return false // X may run in a higher branch too
+				}
+				if !r.pass && !g.runsOnce(int(r.e.from)) {
+					// F may run again (a loop, a join above it), when X
+					// has run: only a first run that always reaches R
+					// is sure to throw.
+					return false
+				}
+				if r.join != nil {
+					// R may run again from a lower branch, after X.
+					if found.Name == "" {
+						found = JoinRead{Name: ref, Above: r.e.To, From: r.e.From, Below: h.e.To, Via: r.join}
+					}
+					return false
+				}
+				found = JoinRead{Name: ref, Above: r.e.To, From: r.e.From, Below: h.e.To, Sure: true, Stops: r.pass}
+				return true
+			}
+			v = int(h.e.from)
+		}
+		return false
+	}
+	g.scanReads(i, &found, judge)
 	return found, found.Name != ""
 }
 
@@ -714,8 +1018,12 @@ func (r JoinRead) Why() string {
 	if r.Param == "" {
 		what = "its code (at its top level, " + r.Read + ")"
 	}
+	below := strconv.Quote(r.Name)
+	if r.Below != nil && r.Below.Name != r.Name {
+		below = strconv.Quote(r.Below.Name) + " (whose branch holds " + strconv.Quote(r.Name) + ")"
+	}
 	return what + " reads node " + strconv.Quote(r.Name) + ", which has not run when it runs: under the v1 execution order n8n runs the branches under " +
-		strconv.Quote(r.From.Name) + " one at a time, from the top, and " + strconv.Quote(r.Above.Name) + ", above " + strconv.Quote(r.Name) +
+		strconv.Quote(r.From.Name) + " one at a time, from the top, and " + strconv.Quote(r.Above.Name) + ", above " + below +
 		", reaches it first: n8n throws \"Node '" + r.Name + "' hasn't been executed\" before the node does anything"
 }
 

@@ -192,3 +192,64 @@ func TestUnrunNodeRefOnce(t *testing.T) {
 		t.Fatalf("the triggers' runs were walked %d times for %d readers", w, k)
 	}
 }
+
+// TestBranchRead judges a reader with one main input deep in a branch
+// of a fan-out ("Fan") that reads a node of another branch: judged and
+// sure when the reader's branch sits strictly higher, on one output.
+func TestBranchRead(t *testing.T) {
+	const tmpl = `{"name": "w", "settings": {"executionOrder": "%s"}, "nodes": [
+	  {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 300], "parameters": {}},
+	  {"name": "Fan", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [200, 300], "parameters": {}},
+	  {"name": "Y", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [400, %s], "parameters": {}},
+	  {"name": "Gate", "type": "n8n-nodes-base.if", "typeVersion": 2.2, "position": [600, 200], "parameters": {}},
+	  {"name": "Inner", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [800, 100], "parameters": {}},
+	  {"name": "Reader", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [1000, 200], "parameters": {"x": "={{ $('%s').first().json.id }}"}},
+	  {"name": "Z", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [400, 400], "parameters": {}},
+	  {"name": "X", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [600, 400], "parameters": {}}
+	], "connections": {
+	  "Start": {"main": [[{"node": "Fan", "type": "main", "index": 0}]]},
+	  "Fan": {"main": [[{"node": "Y", "type": "main", "index": 0}%s], [%s]]},
+	  "Y": {"main": [[{"node": "Gate", "type": "main", "index": 0}]]},
+	  "Gate": {"main": [[{"node": "Inner", "type": "main", "index": 0}, {"node": "Reader", "type": "main", "index": 0}]]},
+	  "Z": {"main": [[{"node": "X", "type": "main", "index": 0}]]}%s
+	}}`
+	const zSame, zOther = `, {"node": "Z", "type": "main", "index": 0}`, `{"node": "Z", "type": "main", "index": 0}`
+	for _, c := range []struct {
+		name, order, yY, read, same, other string
+		ok, stops                          bool
+		join                               string // more connections
+		doubt                              bool   // judged, not sure
+	}{
+		{"below a join of both branches", "v1", "200", "X", zSame, "", true, false, `, "X": {"main": [[{"node": "Gate", "type": "main", "index": 0}]]}`, true},
+		{"below a join of both branches, reads the lower head", "v1", "200", "Z", zSame, "", true, false, `, "X": {"main": [[{"node": "Gate", "type": "main", "index": 0}]]}`, true},
+		{"deep node of the lower branch", "v1", "200", "X", zSame, "", true, false, "", false},
+		{"fan-out in a loop, a gate on the way", "v1", "200", "X", zSame, "", false, false, `, "X": {"main": [[{"node": "Fan", "type": "main", "index": 0}]]}`, false},
+		{"head of the lower branch", "v1", "200", "Z", zSame, "", true, false, "", false},
+		{"lower branch reads as upper", "v1", "500", "X", zSame, "", false, false, "", false},
+		{"equal heights", "v1", "400", "X", zSame, "", false, false, "", false},
+		{"two outputs", "v1", "200", "X", "", zOther, false, false, "", false},
+		{"legacy order", "v0", "200", "X", zSame, "", false, false, "", false},
+		{"same branch, other child of the inner fan-out", "v1", "200", "Inner", zSame, "", false, false, "", false},
+		{"an ancestor", "v1", "200", "Y", zSame, "", false, false, "", false},
+	} {
+		src := fmt.Sprintf(tmpl, c.order, c.yY, c.read, c.same, c.other, c.join)
+		f := n8nschema.Parse(n8nschema.NewSource(c.name+".json", []byte(src)))
+		if len(f.Problems) > 0 || len(f.Workflows) != 1 {
+			t.Fatalf("%s: %v", c.name, f.Problems)
+		}
+		g := BuildGraph(f.Workflows[0])
+		r := g.Node("Reader")
+		jr, ok := g.LaterSiblingRead(r)
+		if ok != c.ok || ok && (jr.Sure == c.doubt || jr.Stops != c.stops || (jr.Via != nil) != c.doubt) {
+			t.Errorf("%s: LaterSiblingRead = %+v, %v; want ok %v, stops %v", c.name, jr, ok, c.ok, c.stops)
+		}
+		if ok && (jr.Name != c.read || jr.Above.Name != "Y" || jr.From.Name != "Fan" || jr.Below.Name != "Z" || jr.Param == "") {
+			t.Errorf("%s: read %+v", c.name, jr)
+		}
+		// On two outputs of an If the read is unrunNodeRef's: an item
+		// takes one of them (the other branch has not run).
+		if why, fails := g.FailsWhy(r); fails != (c.ok && !c.doubt || c.other != "") {
+			t.Errorf("%s: FailsWhy fails = %v (%s), want %v", c.name, fails, why, c.ok)
+		}
+	}
+}

@@ -243,8 +243,12 @@ node on a path an enabled trigger reaches:
   answer each item they run on,
   an HTTP Request v3 or later whose response format is text or file or that asks for the full response), and
   no rule counts the calls after it; else a note of medium confidence, since Y may output no item (an HTTP
-  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. Equal
-  heights and the legacy order are not judged;
+  Request's JSON answer that is an empty array, a read that finds no rows) and X then runs first. So too a
+  node with one main input anywhere in Y's branch (below an If, another fan-out) reading a node anywhere in a
+  lower sibling's branch: it runs only in Y's branch, before that sibling: a warning when F runs once per
+  execution (no join or loop above it) or Y always passes it an item; below a node that joins F's branches on
+  input 0 (run once per branch), a note, since an item of Y may take another way and the node then runs after
+  X. Equal heights, children of F on two outputs and the legacy order are not judged;
 - on n8n 2 and later, a Python Code node (v2, language "python" or "pythonNative") whose code reads, on a
   top-level line no earlier return can skip, _input, _json, _("Node") or the other mode's accessor: n8n 2 runs
   both values on the native Python runner, whose only globals are _items (all items) and _item (each item)
@@ -1565,6 +1569,11 @@ func reportJoinRead(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, jr 
 	}
 	d := analyze.Diagnostic{Node: n, Severity: analyze.Note, Confidence: analyze.Medium, Fix: joinReadFix(n, jr)}
 	d.Message = fmt.Sprintf("node %q fails on every run where %q outputs an item: %s; the execution stops there. %s, and then %q first runs after %q", n.Name, jr.Above.Name, jr.Why(), may, n.Name, jr.Name)
+	if jr.Via != nil {
+		// A reader below a join of the branches (JoinRead.Via): an item
+		// may leave the upper branch before it, by a gate or none output.
+		d.Message = fmt.Sprintf("node %q fails on every run where an item of %q reaches it: %s; the execution stops there. %q joins the branches on one input and runs once per branch: when no item of %q reaches %q (a gate on the way sends it elsewhere, or a node outputs none), %q runs after %q", n.Name, jr.Above.Name, jr.Why(), jr.Via.Name, jr.Above.Name, n.Name, n.Name, jr.Name)
+	}
 	if !machine {
 		d.Message += " (" + byHandWhy(g, n) + ")"
 	}
