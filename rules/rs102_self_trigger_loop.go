@@ -43,15 +43,42 @@ an event only for its type, its channel, a user named in "Usernames or IDs to Ig
 for a bot_id or subtype (n8n-nodes-base/dist/nodes/Slack/SlackTrigger.node.js webhook). It is not reported when the
 trigger ignores a user (the bot may be one) or an If, Switch, Filter or Code node on the way tests the user, bot_id,
 app_id or subtype; an If that tests something else is named in the message, as the app's post may pass it as a
-person's does. An ephemeral message and a mention-only trigger start nothing.`,
+person's does. An ephemeral message and a mention-only trigger start nothing.
+
+A node that may throw before it calls, because it reads by name a node of a lower branch that n8n's v1 order may
+not have run yet when the upper branch's item reaches it (RS010's note), restarts the workflow only on the runs
+where it does not: it is a warning that says so, and it is left out when another node surely restarts the workflow
+through the same trigger (that finding says the loop).`,
 	Fix:        "Break the cycle: record the failure and let a schedule or a person resume the work, or carry a depth counter and stop at a fixed limit; a Slack Trigger: name the bot in its Usernames or IDs to Ignore, or drop messages that carry a bot_id",
 	FixDoc:     "None: breaking a self-trigger cycle means choosing where the work should stop (a counter, a guard); a guess would drop work.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"loops", "call-graph"},
 	Run: func(pass *analyze.Pass) {
-		for _, c := range pass.Set.CallsFrom(pass.Workflow) {
+		calls := pass.Set.CallsFrom(pass.Workflow)
+		g := pass.Set.Graph(pass.Workflow)
+		// A node that may throw before it calls (it reads a node of a lower
+		// branch that the v1 order may not have run yet) restarts the
+		// workflow only on the runs where it does not: when another node
+		// surely restarts it through the same entry, that one says the loop.
+		mayFail := func(c *analyze.Call) (analyze.JoinRead, bool) {
+			if c.Node == nil {
+				return analyze.JoinRead{}, false
+			}
+			return g.LaterSiblingRead(c.Node)
+		}
+		sureEntry := map[*n8nschema.Node]bool{}
+		for _, c := range calls {
+			if _, doubt := mayFail(c); c.Cycle && !doubt && len(c.Entry) > 0 {
+				sureEntry[c.Entry[0]] = true
+			}
+		}
+		for _, c := range calls {
 			if !c.Cycle {
+				continue
+			}
+			jr, doubt := mayFail(c)
+			if doubt && len(c.Entry) > 0 && sureEntry[c.Entry[0]] {
 				continue
 			}
 			d := analyze.Diagnostic{Node: c.Node, Pos: c.Pos, Detail: c.Kind.String() + "\x00" + c.Ref}
@@ -86,6 +113,10 @@ person's does. An ephemeral message and a mention-only trigger start nothing.`,
 			if c.Branch != nil {
 				d.Confidence = analyze.Medium
 				d.Message += fmt.Sprintf(" unless %q routes every run around it", c.Branch.Name)
+			}
+			if doubt {
+				d.Severity, d.Confidence = analyze.Warning, analyze.Medium
+				d.Message += fmt.Sprintf("; it does so only on the runs where it does not fail first: it reads node %q, which n8n's v1 order has not run yet when an item of %q reaches it (RS010)", jr.Name, jr.Above.Name)
 			}
 			if restartsPerItem(c) {
 				d.Message += "; " + perItemGrowth(pass.Set, c)
