@@ -84,12 +84,8 @@ var botSenderRE = lazyregexp.New(`(?i)\b(chat|from)\s*\??\.\s*(id|username)\b|\b
 // String(message.from.id) !== "12345", "12345" == chat_id,
 // ALLOWED.includes(chatId). A literal compared with another field on the
 // same line (state[chatId].status === "READY") is no test of the sender.
-var senderTestRE = func() *lazyregexp.Regexp {
-	sender := `((chat|from)\s*\??\.\s*(id|username)|messages\s*\[\s*0\s*\]\s*\??\.\s*from|wa_id|(chat|user|sender|from|telegram|whatsapp)_?(id|number))`
-	return lazyregexp.New(`(?i)` + sender + `\b(\.toString\(\))?\s*\)?\s*(===?|!==?)\s*['"]?[-\w@.+]{3,}` +
-		`|['"]?\+?\d{5,}['"]?\s*(===?|!==?)\s*[\w.$?()'"\[\]]*` + sender +
-		`|includes\(\s*[\w.$?()'"\[\]]*` + sender)
-}()
+// (senderTester: the forms searched where they can start.)
+var senderTestRE = newSenderTester(`((chat|from)\s*\??\.\s*(id|username)|messages\s*\[\s*0\s*\]\s*\??\.\s*from|wa_id|(chat|user|sender|from|telegram|whatsapp)_?(id|number))`)
 
 // fixedValue reports whether a condition's other side is fixed by the
 // owner: a literal that is not blank, or an expression that reads no item
