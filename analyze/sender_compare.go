@@ -40,6 +40,15 @@ func newSenderTester(sender string) senderTester {
 
 func (t senderTester) String() string { return t.all.String() }
 
+// FindString is the pattern's leftmost match in s, searched whole: it is
+// asked of a condition's side, a short text, after MatchString.
+func (t senderTester) FindString(s string) string {
+	if !t.MatchString(s) {
+		return ""
+	}
+	return t.all.FindString(s)
+}
+
 // MatchString reports whether s holds a match of the pattern.
 func (t senderTester) MatchString(s string) bool {
 	if idCompare(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
