@@ -110,8 +110,8 @@ Trigger, a chat only the editor's test chat runs) in a workflow no other workflo
 sub-workflow whose every caller the audited set resolves is itself run only so (an agent behind a Chat Trigger
 that is not public, @n8n/n8n-nodes-langchain ChatTrigger.node.js L368), or that no call resolves to but that
 itself, behind a person's trigger, calls a workflow the set lacks (an agent and its tools' workflow shipped in
-one file), the finding is a note: the person who clicked sees the failure in the run. A write that another write's
-error output runs, directly or through an Edit Fields or No Op, is that write's fallback (the create-or-edit idiom: a
+one file), the finding is a note: the person who clicked sees the failure in the run. A write that another write of the
+same node type runs from its error output, directly or through an Edit Fields or No Op, is that write's fallback (the create-or-edit idiom: a
 GitHub "Edit a file" whose error output creates the file it did not find, or a create whose error output edits the
 file that is already there): n8n sends it only the items the first write failed on (handleNodeErrorOutput), so its
 own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing.`,
@@ -310,13 +310,15 @@ own failure alone is what the idiom expects of the other case, and the finding n
 	},
 }
 
-// fallbackOf returns the write whose error output runs write n, directly
-// or through nodes that hand the item on (an Edit Fields, a No Op): n8n
-// sends the items that write failed on there (workflow-execute.js
-// handleNodeErrorOutput), so n is its fallback (create the file the edit
-// did not find, or the reverse), and n's failure loses the item only
-// when the first write failed too. nil when no write's error output leads
-// to n.
+// fallbackOf returns the write of n's own node type whose error output
+// runs write n, directly or through nodes that hand the item on (an Edit
+// Fields, a No Op): n8n sends the items that write failed on there
+// (workflow-execute.js handleNodeErrorOutput), so n is its fallback on the
+// same service (create the file the edit did not find, or the reverse),
+// and n's failure loses the item only when the first write failed too.
+// nil when no such write's error output leads to n: an alert that a
+// failed write's error output posts elsewhere is a handler, which the
+// finding words as the only record of the failure.
 func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
@@ -328,7 +330,7 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 			}
 			seen[m] = true
 			if e.Error {
-				if writes[m] && m.OnError == "continueErrorOutput" {
+				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
 					return m
 				}
 				continue
