@@ -78,12 +78,8 @@ leads only back to it, the loop never ends, and the finding says so. Where the w
 the only deadline n8n puts on an execution and unlimited unless set (EXECUTIONS_TIMEOUT=-1, @n8n/config
 executions.config.ts), the finding says that nothing stops the loop but a person: RS504, which reports a call
 that runs with no deadline, leaves to this rule a call whose only unbounded cause is a loop reported here.`,
-	Fix:       "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached, and set executionTimeout in the workflow settings",
-	FixSafety: analyze.Unsafe,
-	FixDoc: `Unsafe (--unsafe-fixes): where the workflow has no executionTimeout, it sets one as RS504's repair does
-(the sum over the workflow's bounded calls of attempts × per-attempt timeout + waits, at most 3600 s), so the
-execution stops instead of going round for ever. The loop keeps no guard: an exit condition must fit its data,
-and stormcheck cannot write one, so the finding stays.`,
+	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached, and set executionTimeout in the workflow settings",
+	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one. A timeout would not remove the finding (the loop keeps no guard), so none is set here either.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"loops"},
@@ -92,14 +88,13 @@ and stormcheck cannot write one, so the finding stays.`,
 		var costs map[*analyze.Loop]analyze.PassCost // decided once, for the first loop reported
 		w := pass.Workflow
 		// noDeadline says of a loop with no executionTimeout that nothing
-		// else stops it (RS504 leaves the loop to this rule), and names
-		// the timeout as a repair.
+		// else stops it (RS504 leaves the loop to this rule). It names no
+		// repair: a repair removes its finding, and a timeout leaves the
+		// loop unguarded.
 		noDeadline := func(d *analyze.Diagnostic) {
-			if w.Settings.ExecutionTimeout > 0 {
-				return
+			if w.Settings.ExecutionTimeout <= 0 {
+				d.Message += "; the workflow has no executionTimeout, so nothing stops it but a person"
 			}
-			d.Message += "; the workflow has no executionTimeout, so nothing stops it but a person"
-			d.Repair = func(r analyze.Repairer) (*analyze.Repair, error) { return r.ExecutionTimeout(w) }
 		}
 		for _, l := range g.Loops {
 			if !g.Entered(l) {
