@@ -1117,6 +1117,10 @@ func (a *amp) restartGates(rcomp, unb []int32, marks *[]Factor) []int32 {
 	return label
 }
 
+// RoutesByContent is routesByContent for the rules: a node past which an
+// item's way depends on what it holds.
+func RoutesByContent(n *n8nschema.Node) bool { return routesByContent(n) }
+
 // routesByContent reports an enabled node that sends each item one way or
 // another, or drops it, by what the item holds: an If, Switch or Filter
 // whose test reads the items (readsItems: a test of $runIndex alone, or of

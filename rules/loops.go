@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -38,6 +39,36 @@ func unboundedLoopOf(pass *analyze.Pass, op *analyze.Operation) *analyze.Loop {
 		return nil
 	}
 	return g.LoopOf(back)
+}
+
+// inReportedLoopsOnly reports an operation that one execution of its
+// workflow runs without bound only because it sits in unguarded loops that
+// RS103 reports (entered by a run, no guard, no page, no bound from the
+// data): no self-restart, no unlimited agent or pagination of its own.
+// RS103 names the loop and, when the workflow has none, says that no
+// executionTimeout stops it, so RS504 leaves such a call to it.
+func inReportedLoopsOnly(pass *analyze.Pass, op *analyze.Operation) bool {
+	if op.CallsUnbounded && !op.DataBound {
+		return false
+	}
+	g := pass.Set.Graph(pass.Workflow)
+	found := false
+	for _, f := range op.Factors {
+		if !f.Unbounded || f.OutsideOf(op.Workflow) {
+			continue // a caller's: each of its trips is an execution of its own
+		}
+		if f.Kind != analyze.KindLoop {
+			return false
+		}
+		i := slices.IndexFunc(g.Loops, func(l *analyze.Loop) bool {
+			return l.Unbounded && l.Back.Name == f.Node && l.Head.Name == f.Via && g.Entered(l)
+		})
+		if i < 0 {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // loopPath names the nodes of a loop, at most four of them.

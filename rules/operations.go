@@ -260,13 +260,18 @@ func (c outsideCause) why() string {
 const maxOutsideLevels = 3
 
 // outsideOf words what of op's figures its callers bring.
-func outsideOf(op *analyze.Operation) outsideCause {
+func outsideOf(op *analyze.Operation) outsideCause { return outsideIn(op, nil) }
+
+// outsideIn is outsideOf for an operation that loop l repeats without
+// bound (nil: none): the roots it is wired to are told apart by whether
+// each pass of l runs them (sharedRoots).
+func outsideIn(op *analyze.Operation, l *analyze.Loop) outsideCause {
 	c := outsideCause{perItem: "per item"}
 	if o := op.Outside; o != nil {
 		c.calls, c.perItem, c.callsAt = callerRuns(op, o)
 	}
 	if len(op.SharedBy) > 1 {
-		shared, at := sharedRoots(op)
+		shared, at := sharedRoots(op, l)
 		if c.calls == "" {
 			c.calls = shared
 		} else {
@@ -306,7 +311,19 @@ func outsideOf(op *analyze.Operation) outsideCause {
 // calls are one from each of "Transcript Chunking" and "Video
 // Summary", the roots it is wired to", or "the 12 calls are 10 from agent
 // "Agent" and 2 from "Summarize", …", and the roots as related places.
-func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
+// When loop l repeats the sub-node and some of its roots are not on l, a
+// pass repeats only the calls of the roots on it: "each pass of the loop
+// makes 2 calls, one from each of agent "Writer" and agent "Evaluator";
+// "Classify", outside the loop, calls it once a run" (loopRoots).
+func sharedRoots(op *analyze.Operation, l *analyze.Loop) (string, []analyze.Related) {
+	var related []analyze.Related
+	for _, r := range op.SharedBy {
+		related = append(related, analyze.Related{File: sourceName(op.Workflow.Source), Pos: r.Root.Pos, Source: op.Workflow.Source,
+			Message: fmt.Sprintf("node %q calls %q too", r.Root.Name, op.Node.Name)})
+	}
+	if s := loopRoots(op, l); s != "" {
+		return s, related
+	}
 	names := make([]string, len(op.SharedBy))
 	ones, total, unb := true, 0, false
 	for _, r := range op.SharedBy {
@@ -314,7 +331,6 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 		total += r.Calls
 		unb = unb || r.Unbounded
 	}
-	var related []analyze.Related
 	differ := op.RootAttemptsDiffer()
 	for i, r := range op.SharedBy {
 		name := fmt.Sprintf("%q", r.Root.Name)
@@ -332,8 +348,6 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 			name += fmt.Sprintf(" (%d tries)", r.Attempts)
 		}
 		names[i] = name
-		related = append(related, analyze.Related{File: sourceName(op.Workflow.Source), Pos: r.Root.Pos, Source: op.Workflow.Source,
-			Message: fmt.Sprintf("node %q calls %q too", r.Root.Name, op.Node.Name)})
 	}
 	list := joinAnd(names)
 	head := fmt.Sprintf("the %d calls are ", total)
@@ -344,6 +358,75 @@ func sharedRoots(op *analyze.Operation) (string, []analyze.Related) {
 		return head + "one from each of " + list + ", the roots it is wired to", related
 	}
 	return head + list + ", the roots it is wired to", related
+}
+
+// loopRoots words the calls of a sub-node whose roots loop l runs only in
+// part: each pass of l repeats the calls of the roots on it, and a root off
+// it (a classifier before the loop) calls once a run. "" when every root is
+// on l or none is, or a root's calls have no bound of their own.
+func loopRoots(op *analyze.Operation, l *analyze.Loop) string {
+	if l == nil {
+		return ""
+	}
+	var on, off []analyze.RootCalls
+	for _, r := range op.SharedBy {
+		if r.Unbounded {
+			return ""
+		}
+		if slices.Contains(l.Nodes, r.Root) {
+			on = append(on, r)
+		} else {
+			off = append(off, r)
+		}
+	}
+	if len(on) == 0 || len(off) == 0 {
+		return ""
+	}
+	differ := op.RootAttemptsDiffer()
+	// words names the roots of one side, with their calls unless each
+	// makes one, and the calls of that side.
+	words := func(rs []analyze.RootCalls) (string, bool, int) {
+		ones, total := true, 0
+		for _, r := range rs {
+			ones = ones && r.Calls == 1
+			total += r.Calls
+		}
+		names := make([]string, len(rs))
+		for i, r := range rs {
+			name := fmt.Sprintf("%q", r.Root.Name)
+			if n8nschema.IsAgent(r.Root.Type) {
+				name = "agent " + name
+			}
+			if !ones {
+				name = fmt.Sprintf("%d from %s", r.Calls, name)
+			}
+			if differ && r.Attempts > 1 {
+				name += fmt.Sprintf(" (%d tries)", r.Attempts)
+			}
+			names[i] = name
+		}
+		return joinAnd(names), ones, total
+	}
+	list, ones, total := words(on)
+	var s string
+	switch {
+	case len(on) == 1 && ones:
+		s = "each pass of the loop calls it once, from " + list
+	case ones:
+		s = fmt.Sprintf("each pass of the loop makes %d calls, one from each of %s", total, list)
+	default:
+		s = fmt.Sprintf("each pass of the loop makes %d calls: %s", total, list)
+	}
+	list, ones, total = words(off)
+	switch {
+	case len(off) == 1 && ones:
+		s += "; " + list + ", outside the loop, calls it once a run"
+	case ones:
+		s += "; " + list + ", outside the loop, each call it once a run"
+	default:
+		s += fmt.Sprintf("; outside the loop, %s make %d calls a run", list, total)
+	}
+	return s
 }
 
 // rootAttempts words the wire attempts per item of a sub-node whose

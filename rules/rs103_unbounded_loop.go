@@ -74,15 +74,28 @@ each pass (a form, a Wait resumed by webhook or form, a send-and-wait message) r
 someone sends the work back. An agent wired as its own tool (an ai_tool connection back to itself, directly
 or through other agent tools) recurses the same way: maxIterations bounds each level, nothing bounds the depth.
 When the call fails on every pass (RS010's facts: a model its provider shut down) and its error output
-leads only back to it, the loop never ends, and the finding says so.`,
-	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached",
-	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one.",
+leads only back to it, the loop never ends, and the finding says so. Where the workflow has no executionTimeout,
+the only deadline n8n puts on an execution and unlimited unless set (EXECUTIONS_TIMEOUT=-1, @n8n/config
+executions.config.ts), the finding says that nothing stops the loop but a person: RS504, which reports a call
+that runs with no deadline, leaves to this rule a call whose only unbounded cause is a loop reported here.`,
+	Fix:        "Add a guard to the loop: an If that tests {{ $runIndex }} (or a counter) against a small limit and leaves the loop with an error when it is reached, and set executionTimeout in the workflow settings",
+	FixDoc:     "None: a loop needs an exit condition that fits its data; stormcheck cannot write one. A timeout would not remove the finding (the loop keeps no guard), so none is set here either.",
 	Severity:   analyze.Error,
 	Confidence: analyze.High,
 	Tags:       []string{"loops"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
 		var costs map[*analyze.Loop]analyze.PassCost // decided once, for the first loop reported
+		w := pass.Workflow
+		// noDeadline says of a loop with no executionTimeout that nothing
+		// else stops it (RS504 leaves the loop to this rule). It names no
+		// repair: a repair removes its finding, and a timeout leaves the
+		// loop unguarded.
+		noDeadline := func(d *analyze.Diagnostic) {
+			if w.Settings.ExecutionTimeout <= 0 {
+				d.Message += "; the workflow has no executionTimeout, so nothing stops it but a person"
+			}
+		}
 		for _, l := range g.Loops {
 			if !g.Entered(l) {
 				// No run gets there: nothing a trigger starts leads to it,
@@ -112,6 +125,7 @@ leads only back to it, the loop never ends, and the finding says so.`,
 					pass.Report(d)
 					continue
 				}
+				noDeadline(&d)
 				byHand(pass, &d)
 				pass.Report(d)
 				continue
@@ -147,6 +161,7 @@ leads only back to it, the loop never ends, and the finding says so.`,
 					d.Message += fmt.Sprintf(": every pass %s (%q)", passCostWords[c.Kind], c.Node.Name)
 				}
 			}
+			noDeadline(&d)
 			if _, back := errorsLoopBack(g, n); back {
 				if _, fails := g.FailsWhy(n); fails {
 					// Not a loop that may end: every pass is refused.

@@ -52,7 +52,8 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 			if timeout > 0 && !crossExecution(op) {
 				continue // the deadline bounds a loop inside one execution
 			}
-			if l := unboundedLoopOf(pass, op); l != nil && l.Paced {
+			loop := unboundedLoopOf(pass, op)
+			if loop != nil && loop.Paced {
 				continue // a long Wait paces it: spend is bounded per day
 			}
 			per := ""
@@ -85,7 +86,9 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 					sev = analyze.Warning
 				}
 			}
-			out := outsideOf(op)
+			// A pass repeats the calls of the roots on the loop, not those
+			// of a root before or after it.
+			out := outsideIn(op, loop)
 			pass.Report(analyze.Diagnostic{Severity: sev,
 				Node: op.Node, Pos: op.Node.Pos,
 				Message: fmt.Sprintf("paid call in node %q (%s) has no spend bound: %s%s%s%s, and no spend cap is declared",

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -95,6 +96,10 @@ no stranger's run reaches the paid call until the owner
 fills the blank in. The finding is then a note that says so ("this holds once … carries a real key"), as RS302 and
 RS010 word the same blank on the same workflow; a paid call that some run reaches past no blank keeps the severity.
 The finding names one paid call and counts the others: among those past no blank (all, when every one is past one),
+first the calls every run makes (an agent's or chain's own model, a main node that no If, Switch, Filter or classifier
+that reads the items stands before), then those past such a router (a voice message's transcription), then those
+that run only when an agent calls a tool (a vector-store tool's model and embeddings: an ai_tool connection on every
+way up to the agent); within the first of these groups that holds one,
 the one whose run bills most at worst, by RS302's figure (calls × attempts × max output tokens × the model's output
 price, per execution of --items items; a call whose attempts have no bound, RS301, first), so a chat's agent model
 comes before the embeddings its retriever asks first. An embeddings call (billed per input token only) yields to a
@@ -217,11 +222,40 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 				return 1
 			}
 			// Among the calls past no blank (or, when none is, among
-			// all), the finding names the one whose run bills most at
-			// worst (costliest): a chat's agent model, not the embeddings
-			// its retriever asks first.
-			slices.SortStableFunc(paid, clear)
-			costliest(pass.Options, paid, behind)
+			// all), the finding names first a call every run makes (an
+			// agent's or chain's own model), before one that runs only
+			// when an agent calls a tool (a vector-store tool's model),
+			// and among those the one whose run bills most at worst
+			// (costliest): a chat's agent model, not the embeddings its
+			// retriever asks first.
+			// A call past an If, Switch or classifier (a voice message's
+			// transcription) comes after those every run makes, and before
+			// a tool's.
+			sure := map[*analyze.Operation]int{}
+			var unrouted map[*n8nschema.Node]bool
+			for _, op := range paid {
+				roots := directRoots(g, op.Node)
+				switch {
+				case len(roots) == 0:
+					sure[op] = 2 // only through a tool
+				default:
+					if unrouted == nil {
+						unrouted = unroutedFrom(g, t, reach)
+					}
+					if !slices.ContainsFunc(roots, func(n *n8nschema.Node) bool { return unrouted[n] }) {
+						sure[op] = 1
+					}
+				}
+			}
+			group := func(op *analyze.Operation) int {
+				k := sure[op]
+				if behind(op) {
+					k += 3
+				}
+				return k
+			}
+			slices.SortStableFunc(paid, func(a, b *analyze.Operation) int { return cmp.Compare(group(a), group(b)) })
+			costliest(pass.Options, paid, group)
 			slices.SortStableFunc(billed, clear)
 			bill := ""
 			var op *analyze.Operation
@@ -330,14 +364,14 @@ func worstPerRun(opts *analyze.Options, op *analyze.Operation) (float64, bool) {
 	return 0, false
 }
 
-// costliest moves to the front of paid (ordered by clear, then the
+// costliest moves to the front of paid (ordered by group, then the
 // workflow's order) the call whose run bills most at worst (worstPerRun),
-// among those in the first call's group (past no blank, or all behind
-// one). A call whose cost is unknown and is not an embeddings call (an
+// among those in the first call's group (past no blank or behind one,
+// made on every run or only through a tool). A call whose cost is unknown and is not an embeddings call (an
 // image, a video, speech, a search priced per request) may cost more than
 // any priced one: when it comes first, it stays named. Embeddings bill
 // input tokens only, a small figure beside a model's output.
-func costliest(opts *analyze.Options, paid []*analyze.Operation, behind func(*analyze.Operation) bool) {
+func costliest(opts *analyze.Options, paid []*analyze.Operation, group func(*analyze.Operation) int) {
 	if len(paid) < 2 {
 		return
 	}
@@ -346,7 +380,7 @@ func costliest(opts *analyze.Options, paid []*analyze.Operation, behind func(*an
 	}
 	best, most := -1, 0.0
 	for i, op := range paid {
-		if behind(op) != behind(paid[0]) {
+		if group(op) != group(paid[0]) {
 			break
 		}
 		if usd, ok := worstPerRun(opts, op); ok && (best < 0 || usd > most) {
@@ -358,6 +392,64 @@ func costliest(opts *analyze.Options, paid []*analyze.Operation, behind func(*an
 		copy(paid[1:best+1], paid[:best])
 		paid[0] = op
 	}
+}
+
+// directRoots are the main nodes a call runs under with no ai_tool
+// connection on the way: the node itself for a main node, the agent or
+// chain a model is wired to (through a vector store or output parser
+// between). A sub-node whose every way up passes a tool (a vector-store
+// tool's model or embeddings) has none: it runs only when an agent
+// decides to call that tool. At most maxToolWay sub-nodes are read.
+func directRoots(g *analyze.Graph, n *n8nschema.Node) []*n8nschema.Node {
+	if n == nil || !g.IsSubNode(n) {
+		return []*n8nschema.Node{n}
+	}
+	var roots []*n8nschema.Node
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue) && h < maxToolWay; h++ {
+		for _, e := range g.Out(queue[h]) {
+			if e.Type == analyze.ConnMain || e.Type == analyze.ConnTool || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			if g.IsSubNode(e.To) {
+				queue = append(queue, e.To)
+			} else {
+				roots = append(roots, e.To)
+			}
+		}
+	}
+	return roots
+}
+
+// maxToolWay bounds the sub-nodes directRoots reads above one.
+const maxToolWay = 32
+
+// unroutedFrom are the nodes of reach that every run of trigger t gets to
+// on main connections before any node that routes items by their content
+// (an If, Switch or Filter that reads the items, a classifier: the routing
+// node itself included, not what follows it). A node that one such way
+// reaches counts, whatever else reaches it (a Merge whose other input
+// comes from a branch); one that only ways through a router reach does
+// not, even when every branch leads to it: which items reach it is the
+// data's.
+func unroutedFrom(g *analyze.Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+	out := map[*n8nschema.Node]bool{t: true}
+	queue := []*n8nschema.Node{t}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		if u != t && analyze.RoutesByContent(u) {
+			continue
+		}
+		for _, e := range g.OutOfType(u, analyze.ConnMain) {
+			if reach[e.To] && !out[e.To] && !e.To.Disabled {
+				out[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return out
 }
 
 // embeddings reports an embeddings sub-node's call.

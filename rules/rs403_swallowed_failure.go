@@ -110,7 +110,11 @@ Trigger, a chat only the editor's test chat runs) in a workflow no other workflo
 sub-workflow whose every caller the audited set resolves is itself run only so (an agent behind a Chat Trigger
 that is not public, @n8n/n8n-nodes-langchain ChatTrigger.node.js L368), or that no call resolves to but that
 itself, behind a person's trigger, calls a workflow the set lacks (an agent and its tools' workflow shipped in
-one file), the finding is a note: the person who clicked sees the failure in the run.`,
+one file), the finding is a note: the person who clicked sees the failure in the run. A write that another write of the
+same node type runs from its error output, directly or through an Edit Fields or No Op, is that write's fallback (the create-or-edit idiom: a
+GitHub "Edit a file" whose error output creates the file it did not find, or a create whose error output edits the
+file that is already there): n8n sends it only the items the first write failed on (handleNodeErrorOutput), so its
+own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
@@ -227,7 +231,32 @@ one file), the finding is a note: the person who clicked sees the failure in the
 				msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s the error item looks like success to the rest of the workflow",
 					n.Name, how, fails)
 			}
+			// A write that another write's error output runs (create when
+			// the edit fails, or edit when the create does): its own
+			// failure is expected of the idiom only with the first one's;
+			// the item is lost when both fail.
+			var first *n8nschema.Node
+			if write && !refused {
+				first = fallbackOf(g, n, writesOf(pass, &writes))
+			}
 			switch {
+			case first != nil:
+				// The fallback run by the first's error output: its own
+				// failure alone (a create that finds the file there) is
+				// what the idiom expects.
+				both := fmt.Sprintf("when %q and its fallback %q both fail", first.Name, n.Name)
+				switch {
+				case n.OnError == "continueErrorOutput":
+					after := ", the nodes after it do not run for it,"
+					if !flowsOn(g, n) {
+						after = ""
+					}
+					msg = fmt.Sprintf("node %q sends failures to its error output, which is wired to nothing: %s, the item is dropped%s and the run ends as a success", n.Name, both, after)
+				case !flowsOn(g, n):
+					msg = fmt.Sprintf("node %q continues on failure (%s) and nothing comes after it: %s, the run ends as a success", n.Name, how, both)
+				default:
+					msg = fmt.Sprintf("node %q continues on failure (%s) and nothing after it checks for an error item: %s, the error item looks like success to the rest of the workflow", n.Name, how, both)
+				}
 			case n.OnError == "continueErrorOutput":
 				// n8n moves the failed items to the error output
 				// (workflow-execute.js handleNodeErrorOutput): wired to
@@ -279,6 +308,40 @@ one file), the finding is a note: the person who clicked sees the failure in the
 			pass.Report(d)
 		}
 	},
+}
+
+// fallbackOf returns the write of n's own node type whose error output
+// runs write n, directly or through nodes that hand the item on (an Edit
+// Fields, a No Op): n8n sends the items that write failed on there
+// (workflow-execute.js handleNodeErrorOutput), so n is its fallback on the
+// same service (create the file the edit did not find, or the reverse),
+// and n's failure loses the item only when the first write failed too.
+// nil when no such write's error output leads to n: an alert that a
+// failed write's error output posts elsewhere is a handler, which the
+// finding words as the only record of the failure.
+func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
+	seen := map[*n8nschema.Node]bool{n: true}
+	queue := []*n8nschema.Node{n}
+	for h := 0; h < len(queue) && h < maxLoopBack; h++ {
+		for _, e := range g.InOfType(queue[h], analyze.ConnMain) {
+			m := e.From
+			if seen[m] || m.Disabled {
+				continue
+			}
+			seen[m] = true
+			if e.Error {
+				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
+					return m
+				}
+				continue
+			}
+			switch m.Type {
+			case n8nschema.TypeSet, n8nschema.TypeNoOp:
+				queue = append(queue, m)
+			}
+		}
+	}
+	return nil
 }
 
 // writeAfter returns the first node after n (main connections, at most

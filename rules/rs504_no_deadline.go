@@ -13,7 +13,8 @@ var rs504 = &analyze.Rule{
 	Doc: `settings.executionTimeout is the only deadline n8n puts on an execution, and it is unlimited unless set
 (EXECUTIONS_TIMEOUT=-1, @n8n/config executions.config.ts). A workflow whose calls can run without bound
 (an unguarded loop, a self-restart, unlimited pagination) and has no executionTimeout runs until someone
-stops it. Where a timeout is set, it is soft: n8n checks it before each node starts, so a node that is
+stops it; a call whose only unbounded cause is an unguarded loop a run enters is left to RS103, which reports
+the loop and says that no executionTimeout stops it. Where a timeout is set, it is soft: n8n checks it before each node starts, so a node that is
 retrying finishes all its attempts first. stormcheck does the arithmetic per call: attempts × the
 per-attempt timeout (HTTP Request's runtime default is 300 s, OpenAI-family models' 60 s) plus the waits
 between node retries, and reports a call whose worst case alone is longer than the workflow's timeout. A
@@ -58,6 +59,11 @@ workflow that re-starts itself in a new execution (RS102).`,
 			var op *analyze.Operation
 			for _, o := range ops {
 				if !unboundedInOneRun(o) {
+					continue
+				}
+				if inReportedLoopsOnly(pass, o) {
+					// RS103 reports the loop, and says that no
+					// executionTimeout stops it: one loop, said once.
 					continue
 				}
 				if gatedInOneRun(o) {
