@@ -102,10 +102,10 @@ func (s *Settings) audited(wfs []analyze.WorkflowSummary, files []keptFile, filt
 //  1. each input is read and parsed; what other workflows need to resolve
 //     a call to it is kept (analyze.Links), and the links group the inputs
 //     (analyze.Components). An input that calls no workflow is audited
-//     alone: it joins a group only as a callee, which few do. One that
-//     calls waits for pass 2: where workflows call each other most
-//     callers are in a group, and pass 1's audit of them would be thrown
-//     away;
+//     alone: it joins a group only as a callee. One that calls waits for
+//     pass 2: in a project whose workflows call each other most callers
+//     are in a group, and pass 1's audit of them would be thrown away (a
+//     caller found alone is read and parsed twice instead);
 //  2. an input alone in its group keeps pass 1's audit; the inputs of
 //     every larger group, and a caller found alone, are read again and
 //     audited together.
@@ -122,13 +122,12 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 
 	// Pass 1.
 	links := make([]analyze.Links, len(ins))
-	alone := make([]*group, len(ins))
+	alone := make([]group, len(ins))
 	pool.Each(len(ins), func(i int) {
 		f := a.parse(ins[i])
 		links[i] = analyze.LinksOf(f)
 		if !links[i].Calls() {
-			g := a.audit([]*n8nschema.File{f})
-			alone[i] = &g
+			alone[i] = a.audit([]*n8nschema.File{f})
 		}
 	})
 	groups := analyze.Components(links)
@@ -137,8 +136,8 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 	done := make([]group, len(groups))
 	var again []int
 	for g, members := range groups {
-		if len(members) == 1 && alone[members[0]] != nil {
-			done[g] = *alone[members[0]]
+		if len(members) == 1 && !links[members[0]].Calls() {
+			done[g] = alone[members[0]]
 		} else {
 			again = append(again, g)
 		}
