@@ -41,6 +41,17 @@ type WorkflowLinks struct {
 // NamedRef is a workflow id a call names and the callee name it caches.
 type NamedRef struct{ ID, Name string }
 
+// Calls says whether a workflow of the file calls one by its id or a
+// webhook: only such a file can join a group it holds no callee of.
+func (l Links) Calls() bool {
+	for _, w := range l.Workflows {
+		if len(w.IDRefs) > 0 || len(w.HookRefs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // LinksOf reads a file's links with the code buildCalls resolves calls by
 // (servedHooks, nodeCall, errorWorkflowCall), so the two cannot drift.
 func LinksOf(f *n8nschema.File) Links {

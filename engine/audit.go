@@ -15,8 +15,8 @@ import (
 // An Input is one thing an audit reads: a file, stdin, a workflow fetched
 // from an instance or sent as text. Read returns its bytes, at most limit
 // of them (else ErrTooLarge), each time it is called: the audit reads an
-// input a second time when it belongs to a group of several, so that it
-// never holds every input at once.
+// input a second time when it belongs to a group of several or calls
+// another workflow, so that it never holds every input at once.
 type Input struct {
 	Name string
 	// At is the absolute path the name stands for ("" for a fetched
@@ -99,11 +99,16 @@ func (s *Settings) audited(wfs []analyze.WorkflowSummary, files []keptFile, filt
 // bounded by the largest group of workflows that call each other (times
 // the cores), not by the set:
 //
-//  1. each input is read, parsed and audited alone; what other workflows
-//     need to resolve a call to it is kept (analyze.Links), and the
-//     links group the inputs (analyze.Components);
+//  1. each input is read and parsed; what other workflows need to resolve
+//     a call to it is kept (analyze.Links), and the links group the inputs
+//     (analyze.Components). An input that calls no workflow is audited
+//     alone: it joins a group only as a callee. One that calls waits for
+//     pass 2: in a project whose workflows call each other most callers
+//     are in a group, and pass 1's audit of them would be thrown away (a
+//     caller found alone is read and parsed twice instead);
 //  2. an input alone in its group keeps pass 1's audit; the inputs of
-//     every larger group are read again and audited together.
+//     every larger group, and a caller found alone, are read again and
+//     audited together.
 //
 // Each group's audit keeps only plain values: its findings with their
 // repairs (analyze.Keep), the summaries of its workflows
@@ -121,7 +126,9 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 	pool.Each(len(ins), func(i int) {
 		f := a.parse(ins[i])
 		links[i] = analyze.LinksOf(f)
-		alone[i] = a.audit([]*n8nschema.File{f})
+		if !links[i].Calls() {
+			alone[i] = a.audit([]*n8nschema.File{f})
+		}
 	})
 	groups := analyze.Components(links)
 
@@ -129,7 +136,7 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 	done := make([]group, len(groups))
 	var again []int
 	for g, members := range groups {
-		if len(members) == 1 {
+		if len(members) == 1 && !links[members[0]].Calls() {
 			done[g] = alone[members[0]]
 		} else {
 			again = append(again, g)

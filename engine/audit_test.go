@@ -22,11 +22,11 @@ import (
 )
 
 // TestAuditSameAsWholeSet checks the two passes against one analysis of
-// the whole set: every input audited alone in pass 1 and each larger
-// group again in pass 2 must give, after the set-wide rules and the
-// filters, the findings (places, messages, fingerprints, chains, related
-// places and repairs) and the workflow summaries that Build over every
-// file at once gives.
+// the whole set: every input that calls no workflow audited alone in pass
+// 1, each larger group and each caller found alone in pass 2, must give,
+// after the set-wide rules and the filters, the findings (places,
+// messages, fingerprints, chains, related places and repairs) and the
+// workflow summaries that Build over every file at once gives.
 func TestAuditSameAsWholeSet(t *testing.T) {
 	for _, name := range []string{"examples", "n8n-real", "n8n-more"} {
 		t.Run(name, func(t *testing.T) {
