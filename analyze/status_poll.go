@@ -319,6 +319,29 @@ func v1Outcome(p n8nschema.Value) outcome {
 // switchOutcomes reads a Switch in rules mode: v3 (rules.values, each a
 // filter, output by position; options.fallbackOutput) and v1/v2 (value1
 // compared with each rule's value2, rules.rules[].output; fallbackOutput).
+// disjointRules reports rules that each let through only literals no
+// other rule names: a status equals SUCCESS, ERROR, PENDING. A status
+// matches one of them at most, so a Switch that sends an item down every
+// rule it matches (options.allMatchingOutputs) routes it as one that
+// takes the first.
+func disjointRules(rules []outcome) bool {
+	seen := map[string]bool{}
+	for _, r := range rules {
+		if r.kind != outAny || len(r.lits) == 0 {
+			return false
+		}
+		for _, l := range r.lits {
+			if seen[l] {
+				return false
+			}
+		}
+		for _, l := range r.lits {
+			seen[l] = true
+		}
+	}
+	return true
+}
+
 func switchOutcomes(n *n8nschema.Node) []outcome {
 	t, ok := switchRules(n, filterOutcome, func(left, right, op string) outcome {
 		if op == "" {
@@ -326,7 +349,7 @@ func switchOutcomes(n *n8nschema.Node) []outcome {
 		}
 		return combine([]literalTest{{left, right, op}}, false)
 	})
-	if !ok || t.allMatch {
+	if !ok || t.allMatch && !disjointRules(t.rules) {
 		return nil
 	}
 	rules, at, fallback, size := t.rules, t.at, t.fallback, t.outputs
