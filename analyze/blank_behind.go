@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -205,12 +206,20 @@ func (g *Graph) subBlankOf(i int) (Blank, bool) {
 	if !g.sub[i] || RunStateOf(g.Workflow) == RunShown {
 		return Blank{}, false
 	}
-	c, ok := n8nschema.BlankCredential(n)
-	if !ok {
-		return Blank{}, false
+	if c, ok := n8nschema.BlankCredential(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
+			Until: "fails on every call", Self: true}, true
 	}
-	return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
-		Until: "fails on every call", Self: true}, true
+	// An agent's tool that asks its service for a template's blank
+	// resource (a calendar "YOUR_CALENDAR_EMAIL_HERE") fails on every
+	// call as its root's own target would (blankOf).
+	if slices.ContainsFunc(g.outs(i), func(e *Edge) bool { return e.Type == ConnTool }) {
+		if param, ok := n8nschema.BlankTarget(n); ok {
+			return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param),
+				Until: "fails on every call", Self: true}, true
+		}
+	}
+	return Blank{}, false
 }
 
 // modelBlank reports a root (an agent, a chain) whose every enabled chat

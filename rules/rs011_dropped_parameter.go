@@ -33,7 +33,11 @@ carries content (a parameter whose name says so, holding an object, a list, or t
 not a switch or a kind, such as "sendBody", "specifyHeaders": "keypair", "bodyContentType": "json" or "authMethod":
 "bearer", nor an authentication object beside the credential of a node whose own authentication is set): every run
 sends something other than what was written (a GET with no body for a POST; a call without its API key, which the
-service answers 401). A node that misses a required parameter (an HTTP Request with no URL: n8n refuses every run that reaches it, RS010) sends
+service answers 401). So is a filter dropped from an app's read that such a run reaches (a parameter whose name says
+filter, holding a condition, on a node whose operation reads and that does not fail on every run: Google Sheets v4
+reads its lookups from "filtersUI", and a "filters" written for another version is dropped): every run reads every
+row or record (nodes-base Google/Sheet/v2/actions/sheet/read.operation.js: no lookup values, every row), and the nodes after
+it take them for the ones asked for. A node that misses a required parameter (an HTTP Request with no URL: n8n refuses every run that reaches it, RS010) sends
 nothing, and its note says what is dropped and that the required parameter is empty (the parameter the dropped one
 often stands for, as "urls" beside an HTTP Request v1's "url"), which holds in a workflow with no trigger too, where
 RS010 reads nothing: a run a person starts in the editor is checked the same way. Otherwise it is a note: the value is not read, but what that costs depends on what the node
@@ -102,6 +106,9 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 	if !refused {
 		for i, p := range dropped {
 			if r, ok := requestPartDropped(n, p); ok {
+				if _, fails := g.FailsWhy(n); r.part == "filter" && fails {
+					continue // a node that fails on every run reads nothing (RS010)
+				}
 				at, rd = i, r
 				break
 			}
@@ -117,6 +124,8 @@ func reportDropped(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, drop
 		switch {
 		case rd.part == "method":
 			d.Fix = fmt.Sprintf("Set %s of %q to %q", rd.home, n.Name, rd.method)
+		case rd.part == "filter":
+			d.Fix = fmt.Sprintf("Move the filter of %q into %s (open the node in the editor and set it again)", n.Name, rd.home)
 		default:
 			d.Fix = fmt.Sprintf("Move the %s of %q into %s, where HTTP Request v%s reads them, or replace the node with the newest HTTP Request", rd.part, n.Name, rd.home, ver)
 		}
@@ -213,7 +222,7 @@ func declaredAt(typ, name string) string {
 // "keypair", "raw": kindValues).
 func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDrop, bool) {
 	if n.Type != n8nschema.TypeHTTPRequest {
-		return requestDrop{}, false
+		return filterDropped(n, p)
 	}
 	old := n.TypeVersion < 3 // v1 and v2: requestMethod and the *ParametersUi/Json pairs
 	if n8nschema.HoldsMethod(p.Name) {
@@ -273,6 +282,50 @@ func requestPartDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDro
 		return requestDrop{}, false
 	}
 	return r, true
+}
+
+// filterDropped reports a dropped filter of an app's read (Google Sheets
+// v4's "Get Rows" stores its lookups in "filtersUI"; a "filters" written
+// for another version is dropped): the read runs without it and returns
+// every row or record, which the nodes after it take for the one asked
+// for (nodes-base Google/Sheet/v2/actions/sheet/read.operation.js: no lookup values,
+// every row). A name that says filter and a value that holds conditions
+// (an object or a list with content, a text that is not blank).
+func filterDropped(n *n8nschema.Node, p n8nschema.DroppedParam) (requestDrop, bool) {
+	if !strings.Contains(strings.ToLower(p.Name), "filter") {
+		return requestDrop{}, false
+	}
+	if _, kind, ok := n8nschema.AppOperation(n); !ok || kind != n8nschema.OpRead {
+		return requestDrop{}, false
+	}
+	if !holdsCondition(p.Value) {
+		return requestDrop{}, false
+	}
+	return requestDrop{part: "filter", sends: "every run reads without this filter: the node returns every row or record it would have left out, and the nodes after it take them for the ones asked for",
+		home: "the filter parameters its version reads"}, true
+}
+
+// holdsCondition reports a value with a text that is not blank somewhere
+// in it (a condition's key or value); each part is read once.
+func holdsCondition(v n8nschema.Value) bool {
+	switch v.Kind() {
+	case n8nschema.String:
+		return strings.TrimSpace(v.Str()) != ""
+	case n8nschema.Object:
+		found := false
+		v.Each(func(_ string, c n8nschema.Value) bool {
+			found = holdsCondition(c)
+			return !found
+		})
+		return found
+	case n8nschema.Array:
+		for _, c := range v.Elems() {
+			if holdsCondition(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // kindValues are the option values of HTTP Request's kind parameters, at
