@@ -1258,6 +1258,11 @@ var prices = []Price{
 	{"gemini-3.8-flash", "google", 0.75, 3.75, 65536},
 	{"gemini-2.5-flash", "google", 0.30, 2.50, 65536},
 	{"gemini-2.5-flash-lite", "google", 0.10, 0.40, 65536},
+	// Gemini 2.5 Flash Image answers with images, billed as output tokens at
+	// $30 per 1M (1,290 tokens an image up to 1024x1024, $0.039), and ends
+	// at 32,768 output tokens (ai.google.dev/gemini-api/docs/pricing; the
+	// Vertex AI model card): not gemini-2.5-flash's text rate and ceiling.
+	{"gemini-2.5-flash-image", "google", 0.30, 30, 32768},
 	// Gemini 3.1 Flash-Lite, GA 2026-05-07 (model card: 65,536 output
 	// tokens; $0.25/$1.50 per 1M, docs/n8n-facts.md, "Prices").
 	{"gemini-3.1-flash-lite", "google", 0.25, 1.50, 65536},
