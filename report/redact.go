@@ -647,7 +647,12 @@ func isPlaceholder(v string) bool {
 	return strings.Contains(v, "$env") || strings.Contains(v, "$credentials") || strings.Contains(v, "$vars")
 }
 
+// looksRandom reports a long run that mixes upper case, lower case and
+// digits, unless it is a slug of words (wordSlug).
 func looksRandom(s string) bool {
+	if wordSlug(s) {
+		return false
+	}
 	var upper, lower, digit bool
 	for _, r := range s {
 		switch {
@@ -660,6 +665,38 @@ func looksRandom(s string) bool {
 		}
 	}
 	return upper && lower && digit
+}
+
+// wordSlug reports a run of four or more words joined by hyphens, each of
+// at most 16 characters with at most one digit and two capitals, as
+// n8n's own marker /*n8n-auto-generated-fromAI-override*/: a random
+// token of that length has more of both in its parts.
+func wordSlug(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) < 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 16 {
+			return false
+		}
+		digits, upper := 0, 0
+		for i := 0; i < len(p); i++ {
+			switch c := p[i]; {
+			case '0' <= c && c <= '9':
+				digits++
+			case 'A' <= c && c <= 'Z':
+				upper++
+			case 'a' <= c && c <= 'z':
+			default:
+				return false
+			}
+		}
+		if digits > 1 || upper > 2 {
+			return false
+		}
+	}
+	return true
 }
 
 func mergeSpans(spans [][2]int) [][2]int {

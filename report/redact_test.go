@@ -53,6 +53,9 @@ func TestRedact(t *testing.T) {
 		{`https://api.openai.com/v1/chat/completions`, `https://api.openai.com/v1/chat/completions`},
 		{`"maxTokens": "1000"`, `"maxTokens": "1000"`},
 		{`$('HTTP Request').item.json.orderIdentifier`, `$('HTTP Request').item.json.orderIdentifier`},
+		// n8n's marker of a $fromAI() override is words, not a token.
+		{`{{ /*n8n-auto-generated-fromAI-override*/ $fromAI('To') }}`, `{{ /*n8n-auto-generated-fromAI-override*/ $fromAI('To') }}`},
+		{`opaque Xk29-vLq8-Zr4Tn7-Wc1Yb5-Hs3Jd6Mf0Pa2`, `opaque [REDACTED]`},
 	} {
 		if got := Redact(tt.in); got != tt.want {
 			t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
