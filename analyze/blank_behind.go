@@ -203,21 +203,27 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 // the export shows published, none is (blankOf).
 func (g *Graph) subBlankOf(i int) (Blank, bool) {
 	n := g.Nodes[i]
-	if !g.sub[i] || RunStateOf(g.Workflow) == RunShown {
+	if !g.sub[i] {
 		return Blank{}, false
-	}
-	if c, ok := n8nschema.BlankCredential(n); ok {
-		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
-			Until: "fails on every call", Self: true}, true
 	}
 	// An agent's tool that asks its service for a template's blank
 	// resource (a calendar "YOUR_CALENDAR_EMAIL_HERE") fails on every
-	// call as its root's own target would (blankOf).
+	// call as its root's own target would (blankOf). A published export
+	// does not say otherwise: a tool's failed call goes back to the
+	// model as its answer and fails no run, so the owner may never see it
+	// (docs/n8n-facts.md, "A tool's failure never fails its agent").
 	if slices.ContainsFunc(g.outs(i), func(e *Edge) bool { return e.Type == ConnTool }) {
 		if param, ok := n8nschema.BlankTarget(n); ok {
 			return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param),
 				Until: "fails on every call", Self: true}, true
 		}
+	}
+	if RunStateOf(g.Workflow) == RunShown {
+		return Blank{}, false
+	}
+	if c, ok := n8nschema.BlankCredential(n); ok {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q credential, %s, names a credential of the instance", n.Name, c.Type, CredentialBlankIs(c)),
+			Until: "fails on every call", Self: true}, true
 	}
 	return Blank{}, false
 }
@@ -405,9 +411,9 @@ func errorItemsOnly(n *n8nschema.Node) bool {
 func (g *Graph) blankReach() {
 	var blank []bool
 	var blanks []int32
-	if RunStateOf(g.Workflow) == RunShown {
-		return // no value is a template's blank (blankOf)
-	}
+	// In a published export no value is a template's blank (blankOf) but
+	// a tool's target (subBlankOf): its sub-nodes are read, nothing else.
+	shown := RunStateOf(g.Workflow) == RunShown
 	run := func() {
 		if g.blankRun == nil {
 			g.blankRun = make([]bool, len(g.Nodes))
@@ -429,6 +435,9 @@ func (g *Graph) blankReach() {
 			}
 			g.blankSub[int32(i)] = b
 		}
+	}
+	if shown {
+		return
 	}
 	for i, n := range g.Nodes {
 		if n.Disabled || g.sub[i] {
