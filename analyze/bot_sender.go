@@ -200,6 +200,9 @@ func conditionSense(left, right, op string) senderSense {
 			continue
 		}
 		if m := senderTestRE.FindString(sender); m != "" {
+			if strings.Contains(sender, "||") || strings.Contains(sender, "!(") || strings.Contains(sender, "?") && !strings.Contains(m, "?") {
+				continue // the comparison is a part of a larger test: not read
+			}
 			// The side is a boolean: the owner's when it is true,
 			// unless it says "!==" or "!…includes(".
 			inner := !strings.Contains(m, "!=") && !negatedIncludes(sender, m)
@@ -222,6 +225,7 @@ func conditionSense(left, right, op string) senderSense {
 		blank := strings.TrimSpace(strings.TrimPrefix(other, "=")) == ""
 		switch {
 		case !fixedValue(other) && !(blank && (op == "" || op == "equals" || op == "equal")):
+		case !exactTest(op, other):
 		case matchOps[op]:
 			return ownerIfTrue
 		case noMatchOps[op]:
@@ -229,6 +233,25 @@ func conditionSense(left, right, op string) senderSense {
 		}
 	}
 	return noSenderTest
+}
+
+// exactTest reports whether a comparison of the sender with a fixed
+// value (other) lets through the owner's id alone, near enough: equality;
+// a list or an id of five characters or more that contains the sender or
+// that the sender contains; a regex of five characters or more that does
+// not match any run (".*", ".+"). A contains of "1", a regex ".*", a
+// prefix or a suffix pass strangers too.
+func exactTest(op, other string) bool {
+	v := strings.TrimSpace(strings.TrimPrefix(other, "="))
+	switch strings.TrimPrefix(strings.TrimPrefix(op, "not"), "Not") {
+	case "", "equals", "equal", "Equals", "Equal":
+		return true
+	case "contains", "Contains":
+		return len(v) >= 5
+	case "regex", "Regex":
+		return len(v) >= 5 && !strings.Contains(v, ".*") && !strings.Contains(v, ".+")
+	}
+	return false
 }
 
 // negatedIncludes reports a senderTestRE match m in s that is an

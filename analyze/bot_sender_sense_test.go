@@ -65,3 +65,19 @@ func TestConditionsSense(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionSenseNotAGate: a comparison inside a larger test, and a
+// match that any id passes, stop no stranger (review26).
+func TestConditionSenseNotAGate(t *testing.T) {
+	for _, c := range [][3]string{
+		{"={{ !($json.message.chat.id === 12345) }}", "", "true"},
+		{"={{ $json.message.chat.id === 12345 || true }}", "", "true"},
+		{"={{ $json.message.chat.id }}", ".*", "regex"},
+		{"={{ $json.message.chat.id }}", "1", "contains"},
+		{"={{ $json.message.chat.id }}", "12345", "startsWith"},
+	} {
+		if got := conditionSense(c[0], c[1], c[2]); got != noSenderTest {
+			t.Errorf("conditionSense(%q, %q, %q) = %d, want no sender test", c[0], c[1], c[2], got)
+		}
+	}
+}

@@ -16,13 +16,13 @@ import (
 // every byte: ~2,000 instructions a byte of code, 7 % of an audit of the
 // corpus for 20 codes.
 //
-// The first and third forms start where a sender's word (chat, from,
-// messages, wa_id, user, sender, telegram, whatsapp) or `includes(`
-// starts, in any case: they are tried there alone, anchored (start).
-// The second starts before a number of five digits or more that an
-// equality test follows (idCompare): a text holding one, or a Kelvin sign
-// or a long s (which the pattern's (?i) reads as k and s, a byte search
-// does not), goes to the whole pattern as before.
+// The first form starts where a sender's word (chat, from, messages,
+// wa_id, user, sender, telegram, whatsapp) starts, in any case: it is
+// tried there alone, anchored (start). The second starts before a number
+// of five digits or more that an equality test follows (idCompare), the
+// third at `includes(` (hasIncludes): a text holding either, or a Kelvin
+// sign or a long s (which the pattern's (?i) reads as k and s, a byte
+// search does not), goes to the whole pattern as before.
 type senderTester struct {
 	all   *lazyregexp.Regexp
 	start func() *regexp.Regexp
@@ -34,7 +34,7 @@ func newSenderTester(sender string) senderTester {
 	third := `includes\(\s*[\w.$?()'"\[\]]*` + sender
 	return senderTester{
 		all:   lazyregexp.New(`(?i)` + first + `|` + second + `|` + third),
-		start: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:` + first + `|` + third + `)`) }),
+		start: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:` + first + `)`) }),
 	}
 }
 
@@ -51,7 +51,7 @@ func (t senderTester) FindString(s string) string {
 
 // MatchString reports whether s holds a match of the pattern.
 func (t senderTester) MatchString(s string) bool {
-	if idCompare(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
+	if idCompare(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") || hasIncludes(s) {
 		return t.all.MatchString(s)
 	}
 	var start *regexp.Regexp
@@ -71,13 +71,30 @@ func (t senderTester) MatchString(s string) bool {
 
 // senderWords are the words a match of the first or the third form starts
 // with, lower case.
-var senderWords = []string{"chat", "from", "messages", "wa_id", "user", "sender", "telegram", "whatsapp", "includes("}
+var senderWords = []string{"chat", "from", "messages", "wa_id", "user", "sender", "telegram", "whatsapp"}
+
+// hasIncludes reports `includes(` in any case. The third form's list
+// ([\w.$?()'"\[\]]*) may run on past every later includes(, so tried at
+// each it would read the text again and again; Go's regexp reads it once.
+func hasIncludes(s string) bool {
+	for i := strings.IndexAny(s, "iI"); i >= 0 && i+9 <= len(s); {
+		if asciiFoldPrefix(s[i:], "includes(") {
+			return true
+		}
+		j := strings.IndexAny(s[i+1:], "iI")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
 
 // senderWordAt reports whether s starts with one of senderWords in any
 // case of its ASCII letters.
 func senderWordAt(s string) bool {
 	switch s[0] | 0x20 {
-	case 'c', 'f', 'm', 'w', 'u', 's', 't', 'i':
+	case 'c', 'f', 'm', 'w', 'u', 's', 't':
 	default:
 		return false
 	}

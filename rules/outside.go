@@ -98,13 +98,13 @@ func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
 // whoever writes, as a format for the trigger's name.
 func botKind(t *n8nschema.Node) string {
 	if t.Type != n8nschema.TypeTelegramTrigger {
-		return "WhatsApp number %q answers anyone who writes to it (no test of the sender)"
+		return "WhatsApp number %q answers anyone who writes to it (no test of the sender that keeps strangers out)"
 	}
 	if t.TypeVersion < 1.2 && (t.Params().Get("additionalFields.chatIds").Str() != "" || t.Params().Get("additionalFields.userIds").Str() != "") {
 		// TelegramTrigger.node.js webhook(): the lists apply from 1.2.
-		return "Telegram bot %q answers anyone who writes to it (its Restrict to Chat/User IDs is not applied before trigger version 1.2, and no test of the sender)"
+		return "Telegram bot %q answers anyone who writes to it (its Restrict to Chat/User IDs is not applied before trigger version 1.2, and no test of the sender that keeps strangers out)"
 	}
-	return "Telegram bot %q answers anyone who writes to it (no chat or user restriction, no test of the sender)"
+	return "Telegram bot %q answers anyone who writes to it (no chat or user restriction, no test of the sender that keeps strangers out)"
 }
 
 // botFix says how to keep strangers out of bot trigger t's runs.
