@@ -231,7 +231,7 @@ func reportNoInput(pass *analyze.Pass) {
 			order = append(order, e.To)
 		}
 		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
-		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true,
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true, From: e.From,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
 	}
 	for _, to := range order {
