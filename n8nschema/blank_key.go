@@ -82,7 +82,7 @@ func BlankKey(n *Node) (string, bool) {
 // sentText returns the text a key-value list's value sends when it is no
 // expression: a value the export leaves out is its field's default, ""
 // (nodes-base HttpRequest/V3/Description.js headerParameters' "value",
-// V2/HttpRequestV2.node.js headerParametersUi's: default ”), which an
+// V2/HttpRequestV2.node.js headerParametersUi's: default ""), which an
 // export omits as it omits every default, so {"name": "x-api-key"} sends
 // the header empty.
 func sentText(val Value) (string, bool) {
