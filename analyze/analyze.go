@@ -222,6 +222,16 @@ type Diagnostic struct {
 	// which the rule asks itself. Report adds no blank's clause
 	// (Graph.BehindBlank): a node n8n does not execute fails on nothing.
 	Unreached bool
+	// From: for an Unreached finding, the node whose items it says do not
+	// arrive (RS003: the source of the dropped connection). The runs the
+	// finding reads are the ones that reach that node, so Report asks
+	// Graph.RefusedRun of it, not of Node: when n8n refuses those runs for
+	// a required parameter left blank, it names the blank before From, the
+	// one on the finding's path, and a blank before Node's other inputs
+	// gates nothing (n8n checks a run's start and the nodes after it, or a
+	// destination's parents: n8n-core workflow-execute.js
+	// checkReadyForExecution).
+	From *n8nschema.Node
 	// OwnFailure: the finding is about how the node's own failure is
 	// handled (it continues past it, RS403; it retries it, RS503), which
 	// holds whatever fails the node: its own blank, which makes that
@@ -265,8 +275,12 @@ func (p *Pass) Report(d Diagnostic) {
 			// The runs the finding reads start once the blank is filled;
 			// until then no run happens, so nothing is at stake yet: a
 			// note, as for an export whose parameters were lost.
-			if node, param, publish, every, ok := p.Set.Graph(w).RefusedRun(d.Node); ok {
-				if p.Set.Graph(w).EditorRefused(d.Node) {
+			at := d.Node
+			if d.Unreached && d.From != nil {
+				at = d.From
+			}
+			if node, param, publish, every, ok := p.Set.Graph(w).RefusedRun(at); ok {
+				if p.Set.Graph(w).EditorRefused(at) {
 					f.Message += EditorRequiredClause(node, param)
 				} else {
 					f.Message += RequiredClause(node, param, publish, every)

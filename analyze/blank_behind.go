@@ -130,7 +130,9 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 // (n8nschema.BlankKey: "Bearer YOUR_API_KEY", "<your_api_key>"), a
 // credential whose id is a blank or that names no credential at all
 // (n8nschema.BlankCredential; one stored by name alone is the owner's,
-// bound by name on import, no blank), in a workflow
+// bound by name on import, no blank), a required credential the node
+// does not name at all in an export that keeps the others'
+// (LacksCredential), in a workflow
 // the export does not show published: one shown so ran with real ids,
 // which the author replaced to share it, as RS007 reads it), or an HTTP
 // Request to a host that only holds a place (n8nschema.FillInHost:
@@ -169,6 +171,20 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 	}
 	if role != n8nschema.RoleExternal {
 		return Blank{}, false
+	}
+	// A required credential the node does not name, in an export that
+	// keeps the other nodes' credentials (LacksCredential: one that strips
+	// them all leaves nothing a blank): the node throws "Node does not
+	// have any credentials set" at its getCredentials call, on every item
+	// (n8n-core/dist/execution-engine/node-execution-context/
+	// node-execution-context.js L223-233), and n8n refuses to publish the
+	// workflow (n8n-workflow/dist/cjs/node-validation.js
+	// validateNodeCredentials), until the owner sets one.
+	// Only a node that names no credential at all (an empty credentials
+	// block): one that holds a credential of another type has a fault of
+	// its own, which RS010 reports as live.
+	if c, ok := g.LacksCredential(n); ok && len(n.Credentials) == 0 {
+		return Blank{Node: n, Fill: fmt.Sprintf("node %q's required %q credential is set", n.Name, c), Until: "fails on every item"}, true
 	}
 	if param, ok := n8nschema.BlankTarget(n); ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "fails on every item"}, true

@@ -39,7 +39,8 @@ func BlankKey(n *Node) (string, bool) {
 	}
 	where, found := "", false
 	SentParams(n, func(what, name string, val Value) bool {
-		if val.Kind() != String || val.IsExpr() || !keyParam(name) || !BlankKeyText(val.Str()) && !strippedKey(what, val.Str()) {
+		s, ok := sentText(val)
+		if !ok || !keyParam(name) || !BlankKeyText(s) && !strippedKey(what, s) {
 			return true
 		}
 		where, found = what+" "+strconv.Quote(name), true
@@ -74,6 +75,22 @@ func BlankKey(n *Node) (string, bool) {
 		if keyParam(name) && BlankKeyText(val) {
 			return "query parameter " + strconv.Quote(name), true
 		}
+	}
+	return "", false
+}
+
+// sentText returns the text a key-value list's value sends when it is no
+// expression: a value the export leaves out is its field's default, ""
+// (nodes-base HttpRequest/V3/Description.js headerParameters' "value",
+// V2/HttpRequestV2.node.js headerParametersUi's: default ""), which an
+// export omits as it omits every default, so {"name": "x-api-key"} sends
+// the header empty.
+func sentText(val Value) (string, bool) {
+	switch {
+	case val.Kind() == Missing:
+		return "", true
+	case val.Kind() == String && !val.IsExpr():
+		return val.Str(), true
 	}
 	return "", false
 }
@@ -243,7 +260,7 @@ func keyParam(name string) bool {
 // "replace" or "placeholder", a run of x ("key_XXXXXXXXX"), or a
 // constant's name that ends in a key's word ("PUBLIC_TRANSIT_API_KEY",
 // "$OPENAI_API_KEY"), after an auth scheme ("Bearer", "Basic", "Token")
-// when there is one. BlankKey also reads a key header left empty or
+// when there is one. BlankKey also reads a key header left empty (its value absent too: sentText) or
 // holding a scheme alone (strippedKey). A key a service issues is random letters and digits,
 // with a prefix at most (sk-, apify_api_): never brackets, those words or a
 // constant's name. A value with {{ }} is not a blank (literalKey) unless

@@ -112,7 +112,9 @@ severities follow those runs. In a
 workflow that also holds a node of a type n8n does not ship, n8n cannot build the workflow at all, so no run
 reaches the connection (RS010 reports the workflow): every finding is a note there, and says why. A finding
 on a run that n8n refuses for a required parameter left blank (RS010) is a note that says so, as for every
-rule, and so is one on a connection whose source names a template's blank (a key typed as "Bearer
+rule; for a connection into an input the target does not have, the runs read are those that reach its source,
+so the note names the blank before the source, not one before the target's other inputs (n8n checks a run's
+start and the nodes after it: n8n-core workflow-execute.js checkReadyForExecution). So is one on a connection whose source names a template's blank (a key typed as "Bearer
 YOUR_API_KEY", a credential id n8n never generates) or that every run reaches only past a node that does:
 as exported that node fails on every item, so the lost items would not come anyway (analyze.Graph.BehindBlank;
 the target is not reached along the dropped connection, so the source is asked, and a blank the target
@@ -231,7 +233,7 @@ func reportNoInput(pass *analyze.Pass) {
 			order = append(order, e.To)
 		}
 		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
-		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true,
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true, From: e.From,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
 	}
 	for _, to := range order {

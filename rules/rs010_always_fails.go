@@ -884,6 +884,7 @@ so an active export beside it stays a note.`,
 			// A credential of a type the node does not take that is a
 			// template's blank: choosing one mends what this says.
 			d.BlankFault = strings.HasPrefix(given, "its credential ") && strings.Contains(given, " is not of a type the node takes")
+			d.FaultFirst = f.first
 			pass.Report(d)
 		}
 		for _, n := range g.Nodes {
@@ -913,6 +914,13 @@ type nodeFailure struct {
 	// (errorsLoopBack): a failure on every call goes round for ever.
 	loopVia *n8nschema.Node
 	fix     string // the fix the reason names first (a model to move to), or ""
+	// first: the reason is a sub-node's missing credential, which the
+	// node asks for when it asks its model, before its own credential
+	// (a vector store gets its embeddings first: @n8n/ai-utilities
+	// dist/esm/utils/vector-store/createVectorStoreNode/
+	// createVectorStoreNode.js L376, L412), so the node's own missing
+	// credential (analyze.Graph.BehindBlank) fails it only after.
+	first bool
 }
 
 // failsIfReached reports why node n fails on every run that reaches it,
@@ -952,6 +960,7 @@ func failsIfReached(g *analyze.Graph, n *n8nschema.Node) (nodeFailure, bool) {
 			who := "it has"
 			if model != n {
 				who = fmt.Sprintf("its model %q has", model.Name)
+				f.first = true
 			}
 			f.why = fmt.Sprintf("%s no %q credential, which it requires: n8n stops at \"Node does not have any credentials set\" before any call (and %q stopped answering %s)", who, c, m.Model, m.When())
 			f.fix = fmt.Sprintf("Select a %q credential on %q; then %s", c, model.Name, strings.ToLower(f.fix[:1])+f.fix[1:])
