@@ -158,6 +158,9 @@ type Graph struct {
 	// every item is fixed (deadBesidesFailing), nil when no node names a
 	// blank: the nodes whose own blank gates a finding on them.
 	blankRun []bool
+	// UnreachedBy's memo: the answer for each node no run reaches.
+	unreachedOnce sync.Once
+	unreachedBy   map[*n8nschema.Node]*n8nschema.Node
 	// paths' memo: each node's string parameters as readPaths writes them.
 	pathsOnce sync.Once
 	pathTexts [][]string

@@ -192,41 +192,9 @@ func noRunReaches(g *analyze.Graph, n *n8nschema.Node, what string) string {
 	return s
 }
 
-// unreachedBy returns the node whose outputs keep every run from n, a
-// node no run reaches: the nearest node before it along main connections
-// (walking back; a sub-node from its root) that a run reaches, which sends
-// no item on toward n (a gate its literals decide, a node that fails on
-// every item: RS010 names it), or nil when none lies before it (no
-// trigger's run leads there at all).
+// unreachedBy is analyze.Graph.UnreachedBy: the node whose outputs keep
+// every run from n, which no run reaches, or nil. Its answers for every
+// such node are found in one walk of the graph, on the first ask.
 func unreachedBy(g *analyze.Graph, n *n8nschema.Node) *n8nschema.Node {
-	for depth := 0; n != nil && g.IsSubNode(n) && depth < 8; depth++ {
-		n = g.Root(n)
-	}
-	if n == nil {
-		return nil
-	}
-	// The connections no walk follows (an output a gate's literals
-	// decide, one the node lacks: Graph.Unrun) lead there too.
-	var unrun map[*n8nschema.Node][]*analyze.Edge
-	for _, e := range g.Unrun {
-		if unrun == nil {
-			unrun = map[*n8nschema.Node][]*analyze.Edge{}
-		}
-		unrun[e.To] = append(unrun[e.To], e)
-	}
-	seen := map[*n8nschema.Node]bool{n: true}
-	queue := []*n8nschema.Node{n}
-	for h := 0; h < len(queue); h++ {
-		for _, e := range append(g.InOfType(queue[h], analyze.ConnMain), unrun[queue[h]]...) {
-			if seen[e.From] {
-				continue
-			}
-			if g.Reachable(e.From) {
-				return e.From
-			}
-			seen[e.From] = true
-			queue = append(queue, e.From)
-		}
-	}
-	return nil
+	return g.UnreachedBy(n)
 }
