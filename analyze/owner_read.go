@@ -134,6 +134,7 @@ func OwnerReads(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 	var out []OwnerRead
 	var w *relayWalk
 	answers := map[*n8nschema.Node]bool{} // per agent, asked once
+	var ends map[*n8nschema.Node]bool     // shapedEnds, made on the first agent's ask
 	for n, in := range reach {
 		if !in || n.Disabled {
 			continue
@@ -151,7 +152,7 @@ func OwnerReads(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		}
 		yes, ok := answers[a]
 		if !ok {
-			yes = answersCaller(g, t, a, reach)
+			yes = answersCaller(g, t, a, reach, &ends)
 			answers[a] = yes
 		}
 		if yes {
@@ -187,7 +188,11 @@ const TypeChatRespond = "@n8n/n8n-nodes-langchain.chat"
 // An agent whose answer only goes into a write (a sheet's row, a log) is
 // not read back to the caller; neither is a form's, whose page shows the
 // form's own text.
-func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+//
+// *ends is shapedEnds' table for t's run, made on the first agent's ask
+// in lastNode mode and kept for the others: each agent's answer is then
+// a look at the nodes after it, not a walk of its whole path again.
+func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8nschema.Node]bool, ends *map[*n8nschema.Node]bool) bool {
 	bot := botExposure(t) != ""
 	mode := ""
 	switch {
@@ -208,25 +213,32 @@ func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8
 	default:
 		return false
 	}
-	// Walk the main path after the agent; shaped marks nodes reached
-	// through nodes that only shape the agent's item (for lastNode).
-	type step struct {
-		n      *n8nschema.Node
-		shaped bool
+	if mode == "lastNode" {
+		// The agent's item, shaped or not, is the last node's output:
+		// the agent ends the run, or a node after it from which nodes
+		// that only shape the item lead to one that does.
+		if endsRun(g, a, reach) {
+			return true
+		}
+		if *ends == nil {
+			*ends = shapedEnds(g, reach)
+		}
+		for _, e := range g.OutOfType(a, ConnMain) {
+			if !e.Error && reach[e.To] && !e.To.Disabled && e.To != a && (*ends)[e.To] {
+				return true
+			}
+		}
+		return false
 	}
+	// Walk the main path after the agent (bot, responseNode).
 	seen := map[*n8nschema.Node]bool{a: true}
-	queue := []step{{a, true}}
+	queue := []*n8nschema.Node{a}
 	for len(queue) > 0 {
-		s := queue[0]
+		n := queue[0]
 		queue = queue[1:]
-		n := s.n
 		switch {
 		case bot:
 			if n != a && replyToSender(g, n, seen) {
-				return true
-			}
-		case mode == "lastNode":
-			if s.shaped && endsRun(g, n, reach) {
 				return true
 			}
 		case mode == "responseNode" || mode == "responseNodes":
@@ -243,20 +255,50 @@ func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8
 		default:
 			return false
 		}
-		shapes := n == a
-		if !shapes {
-			r := n8nschema.Lookup(n.Type).Role
-			shapes = r == n8nschema.RoleFlow || r == n8nschema.RoleInternal
-		}
 		for _, e := range g.OutOfType(n, ConnMain) {
 			if e.Error || !reach[e.To] || e.To.Disabled || seen[e.To] {
 				continue
 			}
 			seen[e.To] = true
-			queue = append(queue, step{e.To, s.shaped && shapes})
+			queue = append(queue, e.To)
 		}
 	}
 	return false
+}
+
+// shapesItem reports whether n only shapes the item it passes on (a
+// flow or internal node: a Set, a Code node, an If), so that the last
+// node's output after it is still what came into it.
+func shapesItem(n *n8nschema.Node) bool {
+	r := n8nschema.Lookup(n.Type).Role
+	return r == n8nschema.RoleFlow || r == n8nschema.RoleInternal
+}
+
+// shapedEnds returns the nodes of t's run (reach, enabled) from which a
+// walk along main connections (not error outputs), through nodes that
+// only shape the item (shapesItem), reaches a node that ends the run
+// (endsRun), that node included: answersCaller's lastNode question for
+// every agent at once, one walk back from the nodes that end the run.
+func shapedEnds(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+	ends := map[*n8nschema.Node]bool{}
+	var queue []*n8nschema.Node
+	for _, n := range g.Nodes {
+		if reach[n] && !n.Disabled && endsRun(g, n, reach) {
+			ends[n] = true
+			queue = append(queue, n)
+		}
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, e := range g.InOfType(queue[h], ConnMain) {
+			m := e.From
+			if e.Error || ends[m] || !reach[m] || m.Disabled || !shapesItem(m) {
+				continue
+			}
+			ends[m] = true
+			queue = append(queue, m)
+		}
+	}
+	return ends
 }
 
 // replyToSender reports whether n sends a message to the chat or number
