@@ -23,8 +23,11 @@ import (
 
 // codeRefRE matches a read of an item in code: the input's ($json,
 // $input.item.json, $input.first().json, items[0].json) or a named node's
-// ($('Name').item.json, $node["Name"].json), with the field path after.
-var codeRefRE = lazyregexp.New(`(?:\$json|\$input\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json|items\s*\[\s*\d+\s*\]\s*\.\s*json|\$\(\s*['"][^'"]+['"]\s*\)\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json|\$node\s*\[\s*['"][^'"]+['"]\s*\]\s*\.\s*json)(?:\s*\??\.\s*[A-Za-z_$][\w$]*|\s*\[\s*['"][^'"]+['"]\s*\])*`)
+// ($('Name').item.json, $node["Name"].json), with the field path after,
+// at the start of a value: codeReads wants only a read its value starts
+// with, and a search for one further on would scan the whole value (again
+// for each spread of a long bound value).
+var codeRefRE = lazyregexp.New(`^(?:(?:\$json|\$input\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json|items\s*\[\s*\d+\s*\]\s*\.\s*json|\$\(\s*['"][^'"]+['"]\s*\)\s*\.\s*(?:item|first\(\s*\)|last\(\s*\)|all\(\s*\)\s*\[\s*\d+\s*\])\s*\.\s*json|\$node\s*\[\s*['"][^'"]+['"]\s*\]\s*\.\s*json)(?:\s*\??\.\s*[A-Za-z_$][\w$]*|\s*\[\s*['"][^'"]+['"]\s*\])*)`)
 
 // codeDeclRE matches a variable bound to a read or another variable's
 // field: const data = $input.item.json.body, let b = data.customer.
@@ -69,12 +72,19 @@ func codeReads(n *n8nschema.Node, path []string) (exprs []string, keeps bool) {
 			binds[v] = "$input.item" // v.json is the input item's json
 		}
 	}
+	// bound holds ref's answer for a variable's bound value, by name and
+	// depth: a value spread many times is read once.
+	type boundRef struct {
+		name  string
+		depth int
+	}
+	bound := map[boundRef]string{}
 	// ref resolves a value to a read of an item (codeRefRE), through the
 	// variables it names, a few deep; "" when it is no such read.
 	var ref func(v string, depth int) string
 	ref = func(v string, depth int) string {
 		v = strings.TrimSpace(v)
-		if m := codeRefRE.FindStringIndex(v); m != nil && m[0] == 0 {
+		if m := codeRefRE.FindStringIndex(v); m != nil {
 			r := v[:m[1]]
 			if strings.HasPrefix(r, "items") { // items[0].json: the input's
 				_, after, _ := strings.Cut(r, "json")
@@ -100,7 +110,12 @@ func codeReads(n *n8nschema.Node, path []string) (exprs []string, keeps bool) {
 			}
 			return "$input.item" + strings.TrimSpace(rest)
 		}
-		base := ref(b, depth+1)
+		k := boundRef{v[:i], depth}
+		base, ok := bound[k]
+		if !ok {
+			base = ref(b, depth+1)
+			bound[k] = base
+		}
 		if base == "" {
 			return ""
 		}
