@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -44,31 +43,39 @@ func unboundedLoopOf(pass *analyze.Pass, op *analyze.Operation) *analyze.Loop {
 // inReportedLoopsOnly reports an operation that one execution of its
 // workflow runs without bound only because it sits in unguarded loops that
 // RS103 reports (entered by a run, no guard, no page, no bound from the
-// data): no self-restart, no unlimited agent or pagination of its own.
-// RS103 names the loop and, when the workflow has none, says that no
-// executionTimeout stops it, so RS504 leaves such a call to it.
-func inReportedLoopsOnly(pass *analyze.Pass, op *analyze.Operation) bool {
+// data: reported, by back edge and head, from reportedLoops): no
+// self-restart, no unlimited agent or pagination of its own. RS103 names
+// the loop and, when the workflow has none, says that no executionTimeout
+// stops it, so RS504 leaves such a call to it.
+func inReportedLoopsOnly(op *analyze.Operation, reported map[[2]string]bool) bool {
 	if op.CallsUnbounded && !op.DataBound {
 		return false
 	}
-	g := pass.Set.Graph(pass.Workflow)
 	found := false
 	for _, f := range op.Factors {
 		if !f.Unbounded || f.OutsideOf(op.Workflow) {
 			continue // a caller's: each of its trips is an execution of its own
 		}
-		if f.Kind != analyze.KindLoop {
-			return false
-		}
-		i := slices.IndexFunc(g.Loops, func(l *analyze.Loop) bool {
-			return l.Unbounded && l.Back.Name == f.Node && l.Head.Name == f.Via && g.Entered(l)
-		})
-		if i < 0 {
+		if f.Kind != analyze.KindLoop || !reported[[2]string{f.Node, f.Via}] {
 			return false
 		}
 		found = true
 	}
 	return found
+}
+
+// reportedLoops are the unguarded loops of the pass's workflow that a run
+// enters, by the names of their back edge's node and their head, read once
+// a workflow (a lookup per operation's factor would walk every loop).
+func reportedLoops(pass *analyze.Pass) map[[2]string]bool {
+	g := pass.Set.Graph(pass.Workflow)
+	m := map[[2]string]bool{}
+	for _, l := range g.Loops {
+		if l.Unbounded && g.Entered(l) {
+			m[[2]string{l.Back.Name, l.Head.Name}] = true
+		}
+	}
+	return m
 }
 
 // loopPath names the nodes of a loop, at most four of them.

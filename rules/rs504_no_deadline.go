@@ -57,11 +57,15 @@ workflow that re-starts itself in a new execution (RS102).`,
 			// One finding per workflow, on the call that matters most:
 			// paid first, then writes, then the first in the file.
 			var op *analyze.Operation
+			var reported map[[2]string]bool
 			for _, o := range ops {
 				if !unboundedInOneRun(o) {
 					continue
 				}
-				if inReportedLoopsOnly(pass, o) {
+				if reported == nil {
+					reported = reportedLoops(pass)
+				}
+				if inReportedLoopsOnly(o, reported) {
 					// RS103 reports the loop, and says that no
 					// executionTimeout stops it: one loop, said once.
 					continue
