@@ -521,12 +521,8 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 	// judge reports whether the read of ref decides: a sure one stops the
 	// scan, a doubtful one is kept while a sure one may follow.
 	judge := func(ref, form, after string) bool {
-		x := g.Workflow.Node(ref)
-		if x == nil || x.Disabled || !throwsUnrun(form, after) {
-			return false
-		}
-		xi, known := g.index(x)
-		if !known || xi == i || g.sub[xi] {
+		x, xi, ok := g.readTarget(i, ref, form, after)
+		if !ok {
 			return false
 		}
 		ex := g.oneMainInMemo(xi)
@@ -557,6 +553,21 @@ func (g *Graph) laterSiblingRead(i int) (JoinRead, bool) {
 	}
 	g.scanReads(i, &found, judge)
 	return found, found.Name != ""
+}
+
+// readTarget is the node X that node i reads by name ref, in a form
+// that throws when X has not run (throwsUnrun), and its index: an enabled
+// main node other than i. laterSiblingRead and branchRead judge it.
+func (g *Graph) readTarget(i int, ref, form, after string) (*n8nschema.Node, int, bool) {
+	x := g.Workflow.Node(ref)
+	if x == nil || x.Disabled || !throwsUnrun(form, after) {
+		return nil, 0, false
+	}
+	xi, known := g.index(x)
+	if !known || xi == i || g.sub[xi] {
+		return nil, 0, false
+	}
+	return x, xi, true
 }
 
 // scanReads calls judge with each read by name of node i that
@@ -832,12 +843,8 @@ func (g *Graph) branchRead(i int, e *Edge) (JoinRead, bool) {
 	}
 	var found JoinRead
 	judge := func(ref, form, after string) bool {
-		x := g.Workflow.Node(ref)
-		if x == nil || x.Disabled || !throwsUnrun(form, after) {
-			return false
-		}
-		xi, known := g.index(x)
-		if !known || xi == i || g.sub[xi] {
+		_, xi, ok := g.readTarget(i, ref, form, after)
+		if !ok {
 			return false
 		}
 		for v, k := xi, 0; k < maxHeads; k++ {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
@@ -78,7 +79,7 @@ var senderWords = []string{"chat", "from", "messages", "wa_id", "user", "sender"
 // each it would read the text again and again; Go's regexp reads it once.
 func hasIncludes(s string) bool {
 	for i := strings.IndexAny(s, "iI"); i >= 0 && i+9 <= len(s); {
-		if asciiFoldPrefix(s[i:], "includes(") {
+		if ascii.HasPrefixFold(s[i:], "includes(") {
 			return true
 		}
 		j := strings.IndexAny(s[i+1:], "iI")
@@ -99,26 +100,11 @@ func senderWordAt(s string) bool {
 		return false
 	}
 	for _, w := range senderWords {
-		if len(s) >= len(w) && asciiFoldPrefix(s, w) {
+		if ascii.HasPrefixFold(s, w) {
 			return true
 		}
 	}
 	return false
-}
-
-// asciiFoldPrefix reports whether s starts with w (lower case) in any case
-// of its ASCII letters.
-func asciiFoldPrefix(s, w string) bool {
-	for i := 0; i < len(w); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // idCompare reports whether s holds five digits or more followed by a
