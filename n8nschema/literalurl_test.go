@@ -47,7 +47,10 @@ func TestLiteralURL(t *testing.T) {
 // (set or by default) and that sends no key anywhere fails with 401, its
 // credential unread; a credential the authentication asks for, a key in a
 // header, the query string or the body, an expression that may build one,
-// a generic host and a GET that is no model call are not judged.
+// a generic host and a GET that is no model call are not judged. Any
+// other API at a real host is judged when the node holds a credential it
+// does not read; with no credential, a placeholder or an expression for a
+// host, it is not.
 func TestNoKey(t *testing.T) {
 	const body = `"sendBody":true,"specifyBody":"json","jsonBody":"={\"model\":\"gpt-4o-mini\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\",\"content\":\"{{ $json.q }}\"}]}"`
 	const openai = `"method":"POST","url":"https://api.openai.com/v1/chat/completions",` + body
@@ -71,6 +74,16 @@ func TestNoKey(t *testing.T) {
 		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://llm.internal.io/v1/chat/completions"}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{"url":"https://api.openai.com/v1/models"}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"authentication":"={{ $json.auth }}"}}`, ""},
+		// Any API: a credential held and not read.
+		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.xero.com/api.xro/2.0/Invoices","sendBody":true,"specifyBody":"json","jsonBody":"{}"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, `it calls api.xero.com with no key: its authentication is "none", the default, so n8n does not read its credential "httpHeaderAuth", and no header, query parameter or body field carries a key, so an API that asks for that credential answers 401`},
+		{`{"typeVersion":1,"parameters":{"url":"https://api.linkedin.com/v2/search"},"credentials":{"linkedinApi":{"id":"1"}}}`, `does not read its credential "linkedinApi"`},
+		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.xero.com/api.xro/2.0/Invoices"}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.xero.com/api.xro/2.0/Invoices","authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.yoursmarthome.com/sensors"},"credentials":{"httpBasicAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"={{ $json.url }}"},"credentials":{"httpBasicAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.example.com/v1"},"credentials":{"httpBasicAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://newsapi.org/v2/everything?apiKey=k"},"credentials":{"newsApi":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.weather.com/v3","sendHeaders":true,"headerParameters":{"parameters":[{"name":"X-Api-Key","value":"k"}]}},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
 	} {
 		node := strings.Replace(c.node, `{`, `{"name":"n","type":"n8n-nodes-base.httpRequest",`, 1)
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+node+`],"connections":{}}`)))

@@ -13,7 +13,8 @@ import "strings"
 // send the bare request (V3 L535–552). So a credential left in the node's
 // credentials block is not read. When no header, query parameter, body
 // field or URL names a key either, the provider answers 401 (Gemini 403)
-// on every item and bills nothing.
+// on every item and bills nothing. Any other API at a real host is judged
+// the same way when the node holds a credential it does not read.
 //
 // Any header, query or body entry whose name is an expression or reads as
 // a key (key, auth, token), headers or a query written as JSON that may
@@ -33,8 +34,12 @@ func noKey(n *Node) (Refusal, bool) {
 		auth = `its authentication is "none"`
 	}
 	// A v1 node storing v3's "method" sends a GET to the same endpoint,
-	// refused alike (RS010 says it sends GET).
-	if _, _, ignored := IgnoredMethod(n); !ComputeOnlyCall(n) && !(ignored && modelAPIOnly(n)) {
+	// refused alike (RS010 says it sends GET). Any other API is judged
+	// only when the node holds a credential it does not read: the owner
+	// made one because the API asks for it.
+	_, _, ignored := IgnoredMethod(n)
+	modelAPI := ComputeOnlyCall(n) || ignored && modelAPIOnly(n)
+	if !modelAPI && (len(n.Credentials) == 0 || !realHost(paramStr(n, "url"))) {
 		return Refusal{}, false
 	}
 	url := strings.ToLower(paramStr(n, "url"))
@@ -78,6 +83,10 @@ func noKey(n *Node) (Refusal, bool) {
 	if len(n.Credentials) > 0 {
 		why += ", so n8n does not read its credential " + quoteList(n.Credentials)
 	}
+	if !modelAPI {
+		return Refusal{Why: why + ", and no header, query parameter or body field carries a key, so an API that asks for that credential answers 401 on every item",
+			Fails: !IgnoresStatus(n)}, true
+	}
 	status := "401"
 	if host == "generativelanguage.googleapis.com" {
 		status = "403"
@@ -86,12 +95,28 @@ func noKey(n *Node) (Refusal, bool) {
 		Fails: !IgnoresStatus(n)}, true
 }
 
-// keyName reports a name (or JSON text) that may carry a key: it holds
-// "key", "auth" or "token" in any case.
+// realHost reports a URL that starts with a literal http(s) host that is
+// not a template's placeholder (PlaceholderHost): the server a request
+// reaches is known.
+func realHost(url string) bool {
+	url = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(url), "=")))
+	rest, ok := strings.CutPrefix(url, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(url, "http://"); !ok {
+			return false
+		}
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, "?")
+	return host != "" && !strings.Contains(host, "{{") && strings.Contains(host, ".") && !PlaceholderHost(host)
+}
+
 // CredentialField reports a header, query or body field name that reads
 // as one carrying a key (key, auth, token).
 func CredentialField(s string) bool { return keyName(s) }
 
+// keyName reports a name (or JSON text) that may carry a key: it holds
+// "key", "auth" or "token" in any case.
 func keyName(s string) bool {
 	s = strings.ToLower(s)
 	return strings.Contains(s, "key") || strings.Contains(s, "auth") || strings.Contains(s, "token")

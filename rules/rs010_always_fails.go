@@ -117,8 +117,11 @@ node on a path an enabled trigger reaches:
   authentication is "none", the default, and no header, query parameter or body field of which carries a
   key: the node reads a credential only for the authentication it is set to
   (packages/nodes-base/nodes/HttpRequest/V1/HttpRequestV1.node.ts, V3/HttpRequestV3.node.ts), so one left in
-  its credentials block is ignored, and the API answers 401 and bills nothing; an HTTP Request that ignores
-  error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
+  its credentials block is ignored, and the API answers 401 and bills nothing; the same for any other API at a
+  real host (not a placeholder or an expression) when the node holds a credential it does not read, since the
+  owner made that credential because the API asks for one (a note when the credential is a template's blank:
+  choosing one under Authentication mends it); an HTTP Request that ignores error statuses (Never Error, Ignore
+  Response Code) does not fail and is not reported;
 - an HTTP Request v2 or later whose authentication is a value it does not offer (v1's "oAuth2" or
   "headerAuth", kept by an export or written by hand): n8n keeps the stored value, builds a request only for
   none, a predefined or a generic credential type (or, from v3, under pagination), and throws "Cannot read
@@ -734,12 +737,16 @@ so an active export beside it stays a note.`,
 			}
 			// The URL and the key are refused first: a live model alone
 			// would not make the call work.
-			fix := ""
+			fix, blankUnread := "", false
 			switch {
 			case n8nschema.LiteralURL(n):
 				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
 			case n8nschema.NoKey(n):
 				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
+				if len(n.Credentials) > 0 {
+					fix = fmt.Sprintf("Set the Authentication of %q to the type of the credential it holds, %q (Predefined Credential Type for a provider's, Generic Credential Type for a header, query or basic one)", n.Name, n.Credentials[0])
+					blankUnread = templateCredentials(n)
+				}
 			}
 			if fix != "" {
 				if d.Fix != "" {
@@ -879,6 +886,12 @@ so an active export beside it stays a note.`,
 			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
+			}
+			if blankUnread {
+				// The owner who fills the template's credential in picks
+				// it under an Authentication, which mends this.
+				d.Severity = analyze.Note
+				d.Message += "; its credential is a template's blank, and choosing one under Authentication mends this"
 			}
 			d.FoldKey = oneFixKey(pass, g, n, why, d.Fix, refused)
 			// A credential of a type the node does not take that is a
@@ -1725,4 +1738,15 @@ func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 		}
 		pass.Report(d)
 	}
+}
+
+// templateCredentials reports a node whose every credential entry is a
+// template's blank (n8nschema.TemplateCredential, not stored by name).
+func templateCredentials(n *n8nschema.Node) bool {
+	for _, t := range n.Credentials {
+		if b, ok := n8nschema.TemplateCredential(n, t); !ok || b.ByName() {
+			return false
+		}
+	}
+	return len(n.Credentials) > 0
 }
