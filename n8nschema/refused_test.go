@@ -37,8 +37,8 @@ func TestNoBilledCall(t *testing.T) {
 		{`{"name":"n","type":"n8n-nodes-base.someCommunityNode","typeVersion":1,"parameters":{"resource":"x"}}`, ""},
 		// The HTTP Request node takes a credential of any type; a node whose
 		// authentication is "none" asks for none.
-		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.openai.com/v1/chat/completions"},"credentials":{"openAiApi":{"id":"1"}}}`, ""},
-		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"url":"https://x.io"},"credentials":{"slackApi":{"id":"1"}}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"={{ $json.url }}"},"credentials":{"openAiApi":{"id":"1"}}}`, ""},
+		{`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":2,"parameters":{"url":"={{ $json.url }}"},"credentials":{"slackApi":{"id":"1"}}}`, ""},
 		// Ghost asks for the credential its source shows; the Crypto node
 		// asks for one only for the actions that sign or encrypt, and a
 		// Wait node that resumes after an interval asks for none.
