@@ -138,7 +138,8 @@ func (g *Graph) blankBefore(i int) (Blank, bool) {
 // Request to a host that only holds a place (n8nschema.FillInHost:
 // push.yourdomain.com) or whose URL names a resource by a fill-in
 // (n8nschema.BlankURL: /v4/YOUR_ACCOUNT/locations/YOUR_LOCATION). A
-// trigger counts for its credential only: it never starts a run.
+// trigger counts for its credential and its target only: it never starts
+// a run.
 //
 // In a workflow the export shows published (`active: true`, an
 // activeVersion: RunStateOf), no value is a template's blank: the
@@ -169,7 +170,16 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		}
 		return b, true
 	}
-	if role != n8nschema.RoleExternal {
+	if role == n8nschema.RoleTrigger {
+		// A trigger that watches a blank (a folder, sheet or channel
+		// "[Your folder ID]") starts no run: a poller's first poll, made
+		// when the workflow is published, throws and n8n refuses the
+		// publish (n8n-core/dist/execution-engine/
+		// active-workflow-triggers.js activatePollTrigger, executePollTrigger(true)),
+		// or it watches nothing that exists.
+		if param, ok := n8nschema.BlankTarget(n); ok {
+			return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "never starts a run"}, true
+		}
 		return Blank{}, false
 	}
 	// A required credential the node does not name, in an export that
