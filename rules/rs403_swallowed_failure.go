@@ -318,10 +318,13 @@ own failure alone is what the idiom expects of the other case, and the finding n
 // and n's failure loses the item only when the first write failed too.
 // nil when no such write's error output leads to n: an alert that a
 // failed write's error output posts elsewhere is a handler, which the
-// finding words as the only record of the failure.
+// finding words as the only record of the failure. nil too when n also
+// runs for items no failure sent it (a loop that feeds the create beside
+// the edit): there its failures are its own, not a fallback's.
 func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
+	var first *n8nschema.Node
 	for h := 0; h < len(queue) && h < maxLoopBack; h++ {
 		for _, e := range g.InOfType(queue[h], analyze.ConnMain) {
 			m := e.From
@@ -330,18 +333,24 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 			}
 			seen[m] = true
 			if e.Error {
-				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
-					return m
+				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type && first == nil {
+					first = m
+					continue
 				}
-				continue
+				return nil
 			}
 			switch m.Type {
 			case n8nschema.TypeSet, n8nschema.TypeNoOp:
 				queue = append(queue, m)
+			default:
+				// n also runs for items no failure sent it (a loop
+				// that feeds the create as well as the edit): its
+				// failures there are no fallback's.
+				return nil
 			}
 		}
 	}
-	return nil
+	return first
 }
 
 // writeAfter returns the first node after n (main connections, at most
