@@ -114,7 +114,8 @@ one file), the finding is a note: the person who clicked sees the failure in the
 same node type runs from its error output, directly or through an Edit Fields or No Op, is that write's fallback (the create-or-edit idiom: a
 GitHub "Edit a file" whose error output creates the file it did not find, or a create whose error output edits the
 file that is already there): n8n sends it only the items the first write failed on (handleNodeErrorOutput), so its
-own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing.`,
+own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing. A write
+that something else feeds too (a loop that runs the create beside the edit) is no fallback: it fails on its own items as well.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
