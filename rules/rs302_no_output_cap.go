@@ -32,7 +32,9 @@ calls of every root one item runs (each root runs its own supplyData of it), eac
 attempts: a retrying chain and one that does not retry make 3 + 1 attempts, not 2 × 3. In a workflow that an agent of another workflow calls as
 its tool (Call Workflow Tool), each call of the tool is a run of the workflow, so the calls count the calling
 agent's iterations too, per item that agent gets; the message names that agent and its workflow, and the tool node
-is a related place. The Anthropic chat model caps by default (the
+is a related place. Such a figure counts one item a run: when a read that lists records (a calendar's events, a
+sheet's rows) or a Split Out comes before the call in that workflow, the call runs once per record, and the message
+says the figure may be more. The Anthropic chat model caps by default (the
 per-model table of @langchain/anthropic: 2,048 to 8,192 tokens) and is not reported; the Gemini chat model
 sends no cap unless options.maxOutputTokens is set (the 2,048 the editor shows is stored only once the option
 is added, and n8n fills a missing options collection with {}, so the node's 1,024 fallback never applies:
@@ -123,6 +125,13 @@ it); without the setting there is no repair, since the right cap depends on the 
 				out := outsideOf(op)
 				d.Related = out.related()
 				why := out.why()
+				if op.Outside != nil {
+					// Counted per item of a run of its workflow: a list
+					// before the call runs it once per record.
+					if m := analyze.ItemsMultiplyBefore(pass.Set.Graph(op.Workflow), op.Node); m != nil {
+						why += fmt.Sprintf("; more when a run of its workflow hands it several items: %q may pass on many", m.Name)
+					}
+				}
 				if why != "" {
 					why = ": " + why
 				}
