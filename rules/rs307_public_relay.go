@@ -37,9 +37,10 @@ WhatsApp Trigger, and no test of the sender on the way that only the owner's mes
 as RS306 reads it, an If "equals the owner's id" whose send hangs on its false output being no test) is open too: an
 agent behind it whose send tool's recipient the model fills in from a stranger's message is a warning; a message to
 the chat or number that wrote (message.chat.id, messages[0].from) reaches only the stranger, and is left out. An
-agent tool that acts in the owner's account on the caller's word is a note at any of these triggers: a Gmail reply
-(in the owner's name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the
-owner's meetings moved or cancelled). A created event is not: it lands in the owner's own calendar, and Google
+agent tool that acts in the owner's account on the caller's word is reported at any of these triggers, as loud as a
+read of the owner's data from the same trigger (below), since it harms at least as much: a Gmail reply (in the owner's
+name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the owner's meetings moved
+or cancelled). A created event is not: it lands in the owner's own calendar, and Google
 notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).
 The read side of the same exposure is reported too, as loud as a relay from the same trigger: an agent tool that reads
 the owner's private data with the owner's credential (a Gmail or Outlook message, thread or draft get or get many, a
@@ -119,10 +120,11 @@ row, a log).`,
 				continue
 			}
 			// The owner's account acting on a stranger's word (a
-			// calendar event deleted, a mail sent to a fixed address): a
-			// note; a relay of the same node says more.
+			// meeting moved or cancelled, a reply in the owner's name):
+			// as loud as a read of the owner's data from the same
+			// trigger, since it harms at least as much.
 			for _, a := range c.actions {
-				all = append(all, found{t: t, a: a, sev: analyze.Note})
+				all = append(all, found{t: t, a: a, sev: relaySeverity(w, t, exp, false)})
 			}
 			// The owner's private data read back to the caller: as loud as
 			// a relay from the same trigger.
