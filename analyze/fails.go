@@ -904,11 +904,26 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 // literals, an empty output, a done output that never fires) still ends the
 // walk: what it cuts off is not behind a failure.
 func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	first, _ := behindFrom(g, starts)
+	return first
+}
+
+// NearestFailing is BehindFrom's walk, answering for each node behind a
+// failure the failing node nearest before it on the same path: the one
+// the run would stop at once every failure before that one is fixed. It
+// is the first (BehindFrom) unless another node that fails on every item
+// stands between.
+func NearestFailing(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
+	_, nearest := behindFrom(g, starts)
+	return nearest
+}
+
+func behindFrom(g *Graph, starts []*n8nschema.Node) (behind, nearest map[*n8nschema.Node]*n8nschema.Node) {
 	live := LiveFrom(g, starts...)
 	if g.fails == nil {
-		return nil
+		return nil, nil
 	}
-	behind := map[*n8nschema.Node]*n8nschema.Node{}
+	behind, nearest = map[*n8nschema.Node]*n8nschema.Node{}, map[*n8nschema.Node]*n8nschema.Node{}
 	var queue []*n8nschema.Node
 	for _, n := range g.Nodes { // file order: deterministic
 		if live[n] {
@@ -918,27 +933,31 @@ func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nsch
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		blocker := behind[u]
-		if i, ok := g.index(u); ok && blocker == nil && g.runFails(i) {
-			blocker = u
+		blocker, near := behind[u], nearest[u]
+		if i, ok := g.index(u); ok && g.runFails(i) {
+			if blocker == nil {
+				blocker = u
+			}
+			near = u
 		}
 		for _, e := range g.Out(u) {
 			v := e.To
 			if e.Type != ConnMain || live[v] || behind[v] != nil || g.deadBesidesFailing(e) {
 				continue
 			}
-			b := blocker
+			b, nb := blocker, near
 			if b == nil {
 				b = g.failCut[e] // a sibling v1 runs after a failing one
+				nb = b
 			}
 			if b == nil {
 				continue
 			}
-			behind[v] = b
+			behind[v], nearest[v] = b, nb
 			queue = append(queue, v)
 		}
 	}
-	return behind
+	return behind, nearest
 }
 
 // FailsBefore reports the node that fails on every item (FailsWhy)

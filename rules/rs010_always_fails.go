@@ -559,7 +559,7 @@ so an active export beside it stays a note.`,
 		reportToolBlanks(pass, g)
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
-		var behind, behindMachine map[*n8nschema.Node]*n8nschema.Node
+		var behind, behindMachine, nearest map[*n8nschema.Node]*n8nschema.Node
 		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
 		var lossBudget *int                 // the walks of FailureLossOf, shared as budget is
 		var starts map[*n8nschema.Node]bool // the enabled triggers, for FailureLossOf
@@ -583,14 +583,17 @@ so an active export beside it stays a note.`,
 					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
 				}
 				if live[n] {
-					reportNoWork(pass, g, n, w, nil, byMachine[n], idle)
+					reportNoWork(pass, g, n, w, nil, nil, byMachine[n], idle)
 					continue
 				}
 				if behind == nil {
 					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
 				}
 				if first := behind[n]; first != nil {
-					reportNoWork(pass, g, n, w, first, behindMachine[n] != nil, idle)
+					if nearest == nil {
+						nearest = analyze.NearestFailing(g, all...)
+					}
+					reportNoWork(pass, g, n, w, first, nearest[n], behindMachine[n] != nil, idle)
 				}
 				continue
 			}
@@ -815,7 +818,16 @@ so an active export beside it stays a note.`,
 				}
 				cause := causeOf(given)
 				other, seen := said[cause]
-				d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
+				if nearest == nil {
+					nearest = analyze.NearestFailing(g, all...)
+				}
+				if near := nearest[n]; near != nil && near != first {
+					// Another failure stands between: fixing the
+					// first lets the run reach that one, not this.
+					d.Message += fmt.Sprintf(" (behind %q, which fails first, and %q, the failure nearest before it: this one fails the run once every failure before it is fixed", first.Name, near.Name)
+				} else {
+					d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves the run failing here", first.Name)
+				}
 				if seen && other != n {
 					sameCause = true
 					d.Message += fmt.Sprintf("; the same reason as %q", other.Name)
@@ -1056,10 +1068,13 @@ func causeOf(why string) string {
 // reportNoWork reports a node that runs but never does its work
 // (analyze.Graph.DoesNoWork): every run goes on without it, on an answer
 // that is not the node's result. A note when only a manual run reaches it.
-func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why string, first *n8nschema.Node, machine bool, idle *n8nschema.Node) {
+func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why string, first, near *n8nschema.Node, machine bool, idle *n8nschema.Node) {
 	d := analyze.Diagnostic{Node: n}
 	d.Message = fmt.Sprintf("node %q does none of its work on any run that reaches it: %s", n.Name, why)
-	if first != nil {
+	switch {
+	case first != nil && near != nil && near != first:
+		d.Message += fmt.Sprintf(" (behind %q, which fails first, and %q, the failure nearest before it: once every failure before it is fixed, this node still does nothing)", first.Name, near.Name)
+	case first != nil:
 		d.Message += fmt.Sprintf(" (behind %q, which fails first: fixing that one alone leaves this node doing nothing)", first.Name)
 	}
 	d.Fix = fmt.Sprintf("Set the resource and operation of %q to ones the node offers (open it in the editor and choose them again), or replace it with the node of its current version", n.Name)
