@@ -64,8 +64,8 @@ skipped): that is not reported here; RS007 and RS010 read the cases where it dec
 			return
 		}
 		g := pass.Set.Graph(w)
-		if len(g.Unloadable) > 0 {
-			return // n8n cannot build it: no node runs (RS010)
+		if g.BuildFails() {
+			return // n8n cannot build it: no node runs (RS010, RS003)
 		}
 		for _, n := range w.Nodes {
 			if n.Disabled || n.IsSticky() {

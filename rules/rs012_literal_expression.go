@@ -97,8 +97,8 @@ and the Merge node's SQL mode, and an LDAP search's filter.`,
 			}
 			if g == nil {
 				g = pass.Set.Graph(w)
-				if len(g.Unloadable) > 0 {
-					return // n8n cannot build it: no node runs (RS010)
+				if g.BuildFails() {
+					return // n8n cannot build it: no node runs (RS010, RS003)
 				}
 				why = newWhyTable(pass, g)
 			}
