@@ -2,35 +2,63 @@ package analyze
 
 import "github.com/stormcheck/stormcheck/n8nschema"
 
-// ItemsMultiplyBefore returns a node on the main path into n that may hand
-// on several items for each item it gets: a read that lists or searches
-// records (a calendar's getAll, a sheet's rows, a feed's entries) or a
-// Split Out of a list (for an AI sub-node, on the path into the root it
-// feeds). n then runs once per item that node emits, so a
-// figure counted per item of the workflow's start is a floor there, not
-// a ceiling. nil when none does; each node is visited once.
-func ItemsMultiplyBefore(g *Graph, n *n8nschema.Node) *n8nschema.Node {
-	seen := map[*n8nschema.Node]bool{n: true}
-	queue := []*n8nschema.Node{n}
-	for h := 0; h < len(queue); h++ {
-		// A model or tool runs once per item its root gets.
-		for _, r := range g.Roots(queue[h]) {
-			if !seen[r] {
-				seen[r] = true
-				queue = append(queue, r)
-			}
+// ItemsMultiplied maps each node that runs after a node that may hand on
+// several items for each item it gets (a read that lists or searches
+// records: a calendar's getAll, a sheet's rows, a feed's entries; or a
+// Split Out of a list) to the nearest such node before it on main
+// connections. A node there runs once per item that node emits, so a
+// figure counted per item of the workflow's start is a floor for it, not
+// a ceiling. One walk from all of them at once: linear in the graph.
+func ItemsMultiplied(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
+	var out map[*n8nschema.Node]*n8nschema.Node
+	var queue []*n8nschema.Node
+	for _, n := range g.Nodes { // file order: deterministic
+		if !n.Disabled && (n.Type == "n8n-nodes-base.splitOut" || listsRecords(n)) {
+			queue = append(queue, n)
 		}
-		for _, e := range g.InOfType(queue[h], ConnMain) {
-			m := e.From
-			if seen[m] || m.Disabled {
+	}
+	from := map[*n8nschema.Node]*n8nschema.Node{}
+	for _, n := range queue {
+		from[n] = n
+	}
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		for _, e := range g.OutOfType(u, ConnMain) {
+			v := e.To
+			if v.Disabled {
 				continue
 			}
-			seen[m] = true
-			if m.Type == "n8n-nodes-base.splitOut" || listsRecords(m) {
-				return m
+			if _, ok := from[v]; ok {
+				continue
 			}
-			queue = append(queue, m)
+			from[v] = from[u]
+			if out == nil {
+				out = map[*n8nschema.Node]*n8nschema.Node{}
+			}
+			out[v] = from[u]
+			queue = append(queue, v)
 		}
+	}
+	return out
+}
+
+// MultipliedBy is the node of ItemsMultiplied's map m that multiplies the
+// runs of n: n's own, or for an AI sub-node that of a root it feeds (a
+// model or tool runs once per item its root gets). nil when none.
+func MultipliedBy(g *Graph, m map[*n8nschema.Node]*n8nschema.Node, n *n8nschema.Node) *n8nschema.Node {
+	if len(m) == 0 {
+		return nil
+	}
+	level := []*n8nschema.Node{n}
+	for depth := 0; len(level) > 0 && depth <= maxRootLevel; depth++ {
+		var next []*n8nschema.Node
+		for _, x := range level {
+			if by := m[x]; by != nil {
+				return by
+			}
+			next = append(next, g.Roots(x)...)
+		}
+		level = next
 	}
 	return nil
 }

@@ -77,7 +77,8 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		var reach, scale map[*n8nschema.Node]bool
-		unpaced := func() map[*n8nschema.Node]bool { // read once, on first need
+		var listed map[*n8nschema.Node]*n8nschema.Node // ItemsMultiplied, on first need
+		unpaced := func() map[*n8nschema.Node]bool {   // read once, on first need
 			if reach == nil {
 				reach = unpacedReach(pass, false)
 			}
@@ -128,7 +129,11 @@ it); without the setting there is no repair, since the right cap depends on the 
 				if op.Outside != nil {
 					// Counted per item of a run of its workflow: a list
 					// before the call runs it once per record.
-					if m := analyze.ItemsMultiplyBefore(pass.Set.Graph(op.Workflow), op.Node); m != nil {
+					g := pass.Set.Graph(op.Workflow)
+					if listed == nil {
+						listed = analyze.ItemsMultiplied(g)
+					}
+					if m := analyze.MultipliedBy(g, listed, op.Node); m != nil {
 						why += fmt.Sprintf("; more when a run of its workflow hands it several items: %q may pass on many", m.Name)
 					}
 				}
