@@ -673,21 +673,5 @@ func (ix *callIndex) isInstance(url string) bool {
 	return false
 }
 
-// hostOf returns the host[:port] of a literal URL, or "" when the URL does
-// not start with a literal scheme and host.
-func hostOf(url string) string {
-	_, rest, ok := strings.Cut(url, "://")
-	if !ok || strings.HasPrefix(url, "{{") {
-		return ""
-	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	if strings.Contains(rest, "{{") {
-		return ""
-	}
-	if _, after, ok := strings.Cut(rest, "@"); ok {
-		rest = after // never report credentials in a URL
-	}
-	return rest
-}
+// hostOf returns the host[:port] of a literal URL (n8nschema.URLHost).
+func hostOf(url string) string { return n8nschema.URLHost(url) }

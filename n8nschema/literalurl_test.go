@@ -84,6 +84,15 @@ func TestNoKey(t *testing.T) {
 		{`{"typeVersion":4.2,"parameters":{"url":"https://api.example.com/v1"},"credentials":{"httpBasicAuth":{"id":"1"}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{"url":"https://newsapi.org/v2/everything?apiKey=k"},"credentials":{"newsApi":{"id":"1"}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{"url":"https://api.weather.com/v3","sendHeaders":true,"headerParameters":{"parameters":[{"name":"X-Api-Key","value":"k"}]}},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"http://api.acme.io/v1/orders"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, `it calls api.acme.io with no key`},
+		// A user:password@ is basic authentication; a client certificate,
+		// a body with a password, a null entry or httpSslAuth alone are
+		// not a credential left unread.
+		{`{"typeVersion":4.2,"parameters":{"url":"https://bob:s3cret@api.acme.io/v1/orders"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://mtls.bank.co.uk/pay","provideSslCertificates":true},"credentials":{"httpSslAuth":{"id":"1"},"httpHeaderAuth":{"id":"2"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://mtls.bank.co.uk/pay"},"credentials":{"httpSslAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.acme.io/login","sendBody":true,"specifyBody":"json","jsonBody":"{\"user\":\"a\",\"password\":\"b\"}"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.acme.io/v1/orders"},"credentials":{"httpHeaderAuth":null}}`, ""},
 	} {
 		node := strings.Replace(c.node, `{`, `{"name":"n","type":"n8n-nodes-base.httpRequest",`, 1)
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+node+`],"connections":{}}`)))

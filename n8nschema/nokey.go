@@ -39,12 +39,15 @@ func noKey(n *Node) (Refusal, bool) {
 	// made one because the API asks for it.
 	_, _, ignored := IgnoredMethod(n)
 	modelAPI := ComputeOnlyCall(n) || ignored && modelAPIOnly(n)
-	if !modelAPI && (len(n.Credentials) == 0 || !realHost(paramStr(n, "url"))) {
+	if !modelAPI && (len(UnreadCredentials(n)) == 0 || realHost(paramStr(n, "url")) == "") {
 		return Refusal{}, false
 	}
+	if p, _ := n.Param("provideSslCertificates"); p.True() || p.IsExpr() {
+		return Refusal{}, false // a client certificate, read whatever the authentication (V3 L170-173)
+	}
 	url := strings.ToLower(paramStr(n, "url"))
-	if strings.Contains(url, "key") || strings.Contains(url, "token") || strings.Contains(url, "auth") {
-		return Refusal{}, false
+	if strings.Contains(url, "key") || strings.Contains(url, "token") || strings.Contains(url, "auth") || userInfo(url) {
+		return Refusal{}, false // a user:password@ is sent as basic authentication
 	}
 	if q := strings.IndexByte(url, '?'); q >= 0 && strings.Contains(url[q:], "{{") {
 		return Refusal{}, false // a query an expression builds
@@ -73,15 +76,17 @@ func noKey(n *Node) (Refusal, bool) {
 		if strings.Contains(b, "api_key") || strings.Contains(b, "apikey") || strings.Contains(b, "api-key") || strings.Contains(b, "authorization") {
 			return Refusal{}, false
 		}
+		if !modelAPI && (keyName(b) || strings.Contains(b, "password") || strings.Contains(b, "secret")) {
+			return Refusal{}, false // a login or session body that carries its own secret
+		}
 	}
-	urls, _ := literalURLs(paramStr(n, "url"))
 	host := ""
-	if len(urls) > 0 {
-		host, _, _ = strings.Cut(strings.TrimPrefix(strings.ToLower(urls[0]), "https://"), "/")
+	if urls, _ := literalURLs(paramStr(n, "url")); len(urls) > 0 {
+		host = URLHost(strings.ToLower(urls[0]))
 	}
 	why := "it calls " + host + " with no key: " + auth
-	if len(n.Credentials) > 0 {
-		why += ", so n8n does not read its credential " + quoteList(n.Credentials)
+	if held := UnreadCredentials(n); len(held) > 0 {
+		why += ", so n8n does not read its credential " + quoteList(held)
 	}
 	if !modelAPI {
 		return Refusal{Why: why + ", and no header, query parameter or body field carries a key, so an API that asks for that credential answers 401 on every item",
@@ -95,20 +100,67 @@ func noKey(n *Node) (Refusal, bool) {
 		Fails: !IgnoresStatus(n)}, true
 }
 
-// realHost reports a URL that starts with a literal http(s) host that is
-// not a template's placeholder (PlaceholderHost): the server a request
-// reaches is known.
-func realHost(url string) bool {
-	url = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(url), "=")))
-	rest, ok := strings.CutPrefix(url, "https://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(url, "http://"); !ok {
-			return false
+// UnreadCredentials returns the credential types a node's export holds a
+// credential for (not a null entry, which names none) that its
+// authentication "none" leaves unread: every one but httpSslAuth, which
+// the node reads for a client certificate whatever its authentication.
+func UnreadCredentials(n *Node) []string {
+	var out []string
+	creds := n.Field("credentials")
+	for _, t := range n.Credentials {
+		if t != "httpSslAuth" && creds.Get(t).Kind() != Null {
+			out = append(out, t)
 		}
 	}
-	host, _, _ := strings.Cut(rest, "/")
-	host, _, _ = strings.Cut(host, "?")
-	return host != "" && !strings.Contains(host, "{{") && strings.Contains(host, ".") && !PlaceholderHost(host)
+	return out
+}
+
+// URLHost returns the host[:port] of a literal URL, or "" when the URL
+// does not start with a literal scheme and host. A user:password@ before
+// the host is left out: never report credentials in a URL.
+func URLHost(url string) string {
+	_, rest, ok := strings.Cut(url, "://")
+	if !ok || strings.HasPrefix(url, "{{") {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Contains(rest, "{{") {
+		return ""
+	}
+	if _, after, ok := strings.Cut(rest, "@"); ok {
+		rest = after
+	}
+	return rest
+}
+
+// userInfo reports a literal URL that names a user (and password) before
+// its host: the request sends them as basic authentication.
+func userInfo(url string) bool {
+	_, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Contains(rest, "@")
+}
+
+// realHost returns the host of a URL that starts with a literal http(s)
+// host that is not a template's placeholder (PlaceholderHost): the server
+// a request reaches is known; "" otherwise.
+func realHost(url string) string {
+	url = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(url), "=")))
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return ""
+	}
+	host, _, _ := strings.Cut(URLHost(url), ":")
+	if !strings.Contains(host, ".") || PlaceholderHost(host) {
+		return ""
+	}
+	return host
 }
 
 // CredentialField reports a header, query or body field name that reads
@@ -126,6 +178,13 @@ func keyName(s string) bool {
 func NoKey(n *Node) bool {
 	_, ok := noKey(n)
 	return ok
+}
+
+// NoKeyWhy is noKey's reason, for a caller that tells it apart from
+// another refusal of the same node.
+func NoKeyWhy(n *Node) (string, bool) {
+	r, ok := noKey(n)
+	return r.Why, ok
 }
 
 // IgnoresCredentials reports an HTTP Request node that reads none of the

@@ -746,8 +746,14 @@ so an active export beside it stays a note.`,
 				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
 			case n8nschema.NoKey(n):
 				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
-				if len(n.Credentials) > 0 {
-					fix = fmt.Sprintf("Set the Authentication of %q to the type of the credential it holds, %q (Predefined Credential Type for a provider's, Generic Credential Type for a header, query or basic one)", n.Name, n.Credentials[0])
+				if kw, _ := n8nschema.NoKeyWhy(n); len(n8nschema.UnreadCredentials(n)) > 0 && strings.Contains(given, kw) {
+					held := n8nschema.UnreadCredentials(n)[0]
+					fix = fmt.Sprintf("Set the Authentication of %q to the type of the credential it holds, %q (Predefined Credential Type for a provider's, Generic Credential Type for a header, query or basic one)", n.Name, held)
+					if n.TypeVersion < 2 {
+						fix = fmt.Sprintf("Set the Authentication of %q to the kind of the credential it holds, %q (Basic Auth, Digest Auth, Header Auth, Query Auth, OAuth1 or OAuth2)", n.Name, held)
+					}
+					// The owner who fills the template's credential in picks
+					// it under an Authentication, which mends this.
 					blankUnread = templateCredentials(n)
 				}
 			}
@@ -900,8 +906,6 @@ so an active export beside it stays a note.`,
 				d.Severity = analyze.Note
 			}
 			if blankUnread {
-				// The owner who fills the template's credential in picks
-				// it under an Authentication, which mends this.
 				d.Severity = analyze.Note
 				d.Message += "; its credential is a template's blank, and choosing one under Authentication mends this"
 			}
