@@ -282,16 +282,15 @@ func canvasXY(n *n8nschema.Node) (x, y float64) {
 }
 
 // BuildFails reports a workflow n8n cannot build as stored: a node it
-// cannot load (Unloadable), or connections it cannot read (a fatal
-// problem that is not a run's abort: n8nschema.Problem.Fatal, reported by
-// RS003). No node of it runs, so a rule that judges what a run does says
-// nothing of it.
+// cannot load (Unloadable), or connections it cannot read
+// (n8nschema.Problem.Unbuilt, reported by RS003). No node of it runs, so
+// a rule that judges what a run does says nothing of it.
 func (g *Graph) BuildFails() bool {
 	if len(g.Unloadable) > 0 {
 		return true
 	}
 	for _, p := range g.Workflow.Problems {
-		if p.Fatal && !p.Aborts {
+		if p.Unbuilt {
 			return true
 		}
 	}

@@ -177,7 +177,7 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		// publish (n8n-core/dist/execution-engine/
 		// active-workflow-triggers.js activatePollTrigger, executePollTrigger(true)),
 		// or it watches nothing that exists.
-		if param, ok := n8nschema.BlankTarget(n); ok {
+		if param, ok := n8nschema.BlankLocator(n); ok {
 			return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "never starts a run"}, true
 		}
 		return Blank{}, false

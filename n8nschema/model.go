@@ -234,6 +234,9 @@ type Problem struct {
 	// Fatal marks a problem n8n fails on (a connection it cannot read
 	// throws): reported as an error.
 	Fatal bool
+	// Unbuilt marks a problem that makes building the workflow throw:
+	// no execution of it starts, from any trigger.
+	Unbuilt bool
 	// Aborts marks a "main" connection of Node that names no node: n8n
 	// ends every execution once Node has run ("Destination node not
 	// found").

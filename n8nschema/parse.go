@@ -1262,6 +1262,7 @@ func (wp *wfParser) fatal(why, arg string) {
 	p := &wp.w.Problems[len(wp.w.Problems)-1]
 	p.Fatal = true
 	p.Aborts = why == runFails
+	p.Unbuilt = why == buildFails
 	p.Why = fmt.Sprintf(why, arg)
 	p.Message += "; " + p.Why
 }

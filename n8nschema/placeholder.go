@@ -141,6 +141,31 @@ func BlankTarget(n *Node) (string, bool) {
 	return param, found
 }
 
+// BlankLocator is BlankTarget for the resource locators alone (a folder,
+// sheet, channel or calendar picked from a list, by id or by URL): a
+// trigger watches the resource one names. A string parameter named for an
+// id may be one the owner makes up (a Kafka consumer group), which names
+// nothing that must exist.
+func BlankLocator(n *Node) (string, bool) {
+	param, found := "", false
+	n.Params().Each(func(k string, v Value) bool {
+		if v.Kind() != Object {
+			return true
+		}
+		if rl, _ := v.field("__rl"); !rl.True() {
+			return true
+		}
+		val, _ := v.field("value")
+		mode, _ := v.field("mode")
+		if BlankID(val.Str(), mode.Str() == "name") {
+			param, found = k, true
+			return false
+		}
+		return true
+	})
+	return param, found
+}
+
 // EachTarget calls fn with each parameter of node n that names the
 // resource the node acts on, as BlankTarget judges them: a resource
 // locator's value (nameMode when it is in the locator's "name" mode), a
