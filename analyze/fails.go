@@ -904,26 +904,28 @@ func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 // literals, an empty output, a done output that never fires) still ends the
 // walk: what it cuts off is not behind a failure.
 func BehindFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
-	first, _ := behindFrom(g, starts)
+	first, _ := behindFrom(g, starts, false)
 	return first
 }
 
-// NearestFailing is BehindFrom's walk, answering for each node behind a
-// failure the failing node nearest before it on the same path: the one
-// the run would stop at once every failure before that one is fixed. It
-// is the first (BehindFrom) unless another node that fails on every item
-// stands between.
-func NearestFailing(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]*n8nschema.Node {
-	_, nearest := behindFrom(g, starts)
-	return nearest
+// BehindNearest is BehindFrom, with, for each node behind a failure, the
+// failing node nearest before it on the same path: the one the run would
+// stop at once every failure before that one is fixed. It is the first
+// (BehindFrom) unless another node that fails on every item stands
+// between.
+func BehindNearest(g *Graph, starts ...*n8nschema.Node) (first, nearest map[*n8nschema.Node]*n8nschema.Node) {
+	return behindFrom(g, starts, true)
 }
 
-func behindFrom(g *Graph, starts []*n8nschema.Node) (behind, nearest map[*n8nschema.Node]*n8nschema.Node) {
+func behindFrom(g *Graph, starts []*n8nschema.Node, withNearest bool) (behind, nearest map[*n8nschema.Node]*n8nschema.Node) {
 	live := LiveFrom(g, starts...)
 	if g.fails == nil {
 		return nil, nil
 	}
-	behind, nearest = map[*n8nschema.Node]*n8nschema.Node{}, map[*n8nschema.Node]*n8nschema.Node{}
+	behind = map[*n8nschema.Node]*n8nschema.Node{}
+	if withNearest {
+		nearest = map[*n8nschema.Node]*n8nschema.Node{}
+	}
 	var queue []*n8nschema.Node
 	for _, n := range g.Nodes { // file order: deterministic
 		if live[n] {
@@ -933,7 +935,7 @@ func behindFrom(g *Graph, starts []*n8nschema.Node) (behind, nearest map[*n8nsch
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		blocker, near := behind[u], nearest[u]
+		blocker, near := behind[u], nearest[u] // a nil map reads nil
 		if i, ok := g.index(u); ok && g.runFails(i) {
 			if blocker == nil {
 				blocker = u
@@ -953,7 +955,10 @@ func behindFrom(g *Graph, starts []*n8nschema.Node) (behind, nearest map[*n8nsch
 			if b == nil {
 				continue
 			}
-			behind[v], nearest[v] = b, nb
+			behind[v] = b
+			if nearest != nil {
+				nearest[v] = nb
+			}
 			queue = append(queue, v)
 		}
 	}

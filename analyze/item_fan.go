@@ -23,11 +23,11 @@ func ItemsMultiplied(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 	}
 	for h := 0; h < len(queue); h++ {
 		u := queue[h]
+		if oneItem(u) && from[u] != u {
+			continue // the items are one again past it
+		}
 		for _, e := range g.OutOfType(u, ConnMain) {
 			v := e.To
-			if v.Disabled {
-				continue
-			}
 			if _, ok := from[v]; ok {
 				continue
 			}
@@ -40,6 +40,31 @@ func ItemsMultiplied(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 		}
 	}
 	return out
+}
+
+// oneItem reports a node that hands on one item however many it gets: an
+// Aggregate or a Summarize (one item of all, with no field to split by),
+// a Limit to one, a node set to execute once. A node after it runs once
+// a run, not once per record. (A disabled node passes its items on.)
+func oneItem(n *n8nschema.Node) bool {
+	if n.Disabled {
+		return false
+	}
+	if n.ExecuteOnce {
+		return true
+	}
+	switch n.Type {
+	case "n8n-nodes-base.aggregate":
+		return true
+	case "n8n-nodes-base.summarize":
+		f, _ := n.Param("fieldsToSplitBy")
+		return f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.String && f.Str() == ""
+	case "n8n-nodes-base.limit":
+		v, ok := n.Param("maxItems")
+		m, lit := v.Num()
+		return !ok || lit && m == 1 // absent: the default, 1
+	}
+	return false
 }
 
 // MultipliedBy is the node of ItemsMultiplied's map m that multiplies the

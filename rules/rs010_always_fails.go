@@ -587,12 +587,10 @@ so an active export beside it stays a note.`,
 					continue
 				}
 				if behind == nil {
-					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
+					behind, nearest = analyze.BehindNearest(g, all...)
+					behindMachine = analyze.BehindFrom(g, machine...)
 				}
 				if first := behind[n]; first != nil {
-					if nearest == nil {
-						nearest = analyze.NearestFailing(g, all...)
-					}
 					reportNoWork(pass, g, n, w, first, nearest[n], behindMachine[n] != nil, idle)
 				}
 				continue
@@ -632,7 +630,8 @@ so an active export beside it stays a note.`,
 				// A defect of its own, unseen while an earlier node fails:
 				// once that one is fixed, this one fails every run.
 				if behind == nil {
-					behind, behindMachine = analyze.BehindFrom(g, all...), analyze.BehindFrom(g, machine...)
+					behind, nearest = analyze.BehindNearest(g, all...)
+					behindMachine = analyze.BehindFrom(g, machine...)
 				}
 				if first = behind[n]; first == nil {
 					continue
@@ -824,9 +823,6 @@ so an active export beside it stays a note.`,
 				}
 				cause := causeOf(given)
 				other, seen := said[cause]
-				if nearest == nil {
-					nearest = analyze.NearestFailing(g, all...)
-				}
 				if near := nearest[n]; near != nil && near != first {
 					// Another failure stands between: fixing the
 					// first lets the run reach that one, not this.

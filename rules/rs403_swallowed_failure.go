@@ -326,27 +326,33 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
 	var first *n8nschema.Node
-	for h := 0; h < len(queue) && h < maxLoopBack; h++ {
+	for h := 0; h < len(queue); h++ {
+		if h == maxLoopBack {
+			return nil // inputs left unread: not known to be a fallback
+		}
 		for _, e := range g.InOfType(queue[h], analyze.ConnMain) {
 			m := e.From
-			if seen[m] || m.Disabled {
-				continue
-			}
-			seen[m] = true
 			if e.Error {
-				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type && first == nil {
-					first = m
+				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
+					if first == nil {
+						first = m // the first for the wording; every such write's failures are the idiom's
+					}
 					continue
 				}
 				return nil
 			}
-			switch m.Type {
-			case n8nschema.TypeSet, n8nschema.TypeNoOp:
-				queue = append(queue, m)
+			// A disabled node passes its input on (workflow-execute.js
+			// handleDisabledNode), as an Edit Fields or a No Op hands the
+			// item on; anything else feeds n items no failure sent it
+			// (a loop that runs the create beside the edit, the first
+			// write's own success output): there n's failures are its own.
+			switch {
+			case m.Disabled, m.Type == n8nschema.TypeSet, m.Type == n8nschema.TypeNoOp:
+				if !seen[m] {
+					seen[m] = true
+					queue = append(queue, m)
+				}
 			default:
-				// n also runs for items no failure sent it (a loop
-				// that feeds the create as well as the edit): its
-				// failures there are no fallback's.
 				return nil
 			}
 		}
