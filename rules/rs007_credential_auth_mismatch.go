@@ -94,7 +94,7 @@ like a named id. A blank in a workflow shown published, or in one another workfl
 	Tags:       []string{"input", "credentials"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
-		if len(g.Unloadable) > 0 {
+		if g.BuildFails() {
 			return // n8n cannot build it: no node runs, whatever its credential
 		}
 		var refusers []*n8nschema.Node // read once, on the first mismatch

@@ -532,6 +532,9 @@ so an active export beside it stays a note.`,
 			reportUnloadable(pass, g, called)
 			return // nothing in it runs: what would fail later never does
 		}
+		if g.BuildFails() {
+			return // its connections cannot be built (RS003 says so): nothing runs
+		}
 		reportExcluded(pass, g)
 		var all, machine []*n8nschema.Node
 		var idle *n8nschema.Node // a clock trigger with no job to fire on

@@ -65,7 +65,7 @@ skipped): that is not reported here; RS007 and RS010 read the cases where it dec
 		}
 		g := pass.Set.Graph(w)
 		if g.BuildFails() {
-			return // n8n cannot build it: no node runs (RS010, RS003)
+			return // n8n cannot build it: no node runs (RS010 or RS003 says why)
 		}
 		for _, n := range w.Nodes {
 			if n.Disabled || n.IsSticky() {

@@ -98,7 +98,7 @@ and the Merge node's SQL mode, and an LDAP search's filter.`,
 			if g == nil {
 				g = pass.Set.Graph(w)
 				if g.BuildFails() {
-					return // n8n cannot build it: no node runs (RS010, RS003)
+					return // n8n cannot build it: no node runs (RS010 or RS003 says why)
 				}
 				why = newWhyTable(pass, g)
 			}
