@@ -1044,7 +1044,7 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 		if c.IsExpr() || fb.IsExpr() {
 			return 1, false
 		}
-		k := len(c.Elems())
+		k := c.Len()
 		if fb.Str() == "other" {
 			k++
 		}
@@ -1080,7 +1080,7 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 			return 1, false
 		}
 		if m.Kind() == n8nschema.Array {
-			return max(len(m.Elems()), 1), true
+			return max(m.Len(), 1), true
 		}
 		if !ok && n.Params().Get("multipleMethods").True() {
 			return 2, true
@@ -1137,7 +1137,7 @@ func switchOutputs(n *n8nschema.Node) (int, bool) {
 	if rules.IsExpr() || fb.IsExpr() {
 		return 1, false
 	}
-	k := len(rules.Elems())
+	k := rules.Len()
 	if rulesPath == "rules.values" && fb.Str() == "extra" {
 		k++
 	}

@@ -122,7 +122,7 @@ func SentParams(n *Node, fn func(what, name string, val Value) bool) {
 			}
 		}
 		list, _ := n.Param(p.list)
-		for _, e := range list.Elems() {
+		for _, e := range list.ElemsSeq() {
 			name := e.Get("name")
 			if name.Kind() != String || name.IsExpr() {
 				continue

@@ -94,12 +94,12 @@ func runsPerDay(g *analyze.Graph) int {
 		switch t.Type {
 		case n8nschema.TypeScheduleTrigger:
 			iv, _ := t.Param("rule.interval")
-			for _, e := range iv.Elems() {
+			for _, e := range iv.ElemsSeq() {
 				runs += perDay(e.Get("field").Str(), e, map[string]string{"seconds": "secondsInterval", "minutes": "minutesInterval", "hours": "hoursInterval"})
 			}
 		case n8nschema.TypeCron:
 			items, _ := t.Param("triggerTimes.item")
-			for _, e := range items.Elems() {
+			for _, e := range items.ElemsSeq() {
 				switch e.Get("mode").Str() {
 				case "everyMinute":
 					runs += 1440
