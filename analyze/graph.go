@@ -1607,8 +1607,10 @@ func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Nod
 // item (dead).
 func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	// Marked by index while walking; the map is made once, at its size.
+	// The queue holds each node once, and the starts that are not the
+	// graph's: made once, at most that.
 	seen := make([]bool, len(g.Nodes))
-	queue := make([]*n8nschema.Node, 0, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(g.Nodes)+len(starts))
 	for _, t := range starts {
 		if i, ok := g.index(t); ok && !seen[i] {
 			seen[i] = true
