@@ -45,8 +45,9 @@ func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool
 
 // liveOps returns the operations of the pass's workflow whose node runs.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {
-	var out []*analyze.Operation
-	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+	ops := pass.Set.OperationsOf(pass.Workflow)
+	out := make([]*analyze.Operation, 0, len(ops))
+	for _, op := range ops {
 		if op.Live {
 			out = append(out, op)
 		}
