@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -53,6 +54,18 @@ func liveOps(pass *analyze.Pass) []*analyze.Operation {
 		}
 	}
 	return out
+}
+
+// eachLiveOp yields liveOps without building the list, for a rule that
+// only reads it once in order.
+func eachLiveOp(pass *analyze.Pass) iter.Seq[*analyze.Operation] {
+	return func(yield func(*analyze.Operation) bool) {
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if op.Live && !yield(op) {
+				return
+			}
+		}
+	}
 }
 
 // madeWrite reports an operation that writes, to a resource it names. A

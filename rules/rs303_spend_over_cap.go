@@ -28,7 +28,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		items := max(pass.Options.Items, 1)
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !op.OwnerPays() {
 				continue
 			}
