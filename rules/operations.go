@@ -13,16 +13,24 @@ import (
 // Helpers about operations and their attempt chains, shared by the rules
 // about what retries break (RS2xx–RS5xx).
 
-// opsByNode indexes a list of operations by node, for opsIn.
-type opsByNode map[*n8nschema.Node][]int
+// opsByNode indexes a list of operations by node, for opsIn: a node
+// makes one operation at most (Set.OperationOf), so each maps to its
+// index in the list.
+type opsByNode map[*n8nschema.Node]int
 
 // indexOps indexes ops by node.
 func indexOps(ops []*analyze.Operation) opsByNode {
 	x := make(opsByNode, len(ops))
 	for i, op := range ops {
-		x[op.Node] = append(x[op.Node], i)
+		x[op.Node] = i
 	}
 	return x
+}
+
+// has reports whether node n makes one of the operations.
+func (x opsByNode) has(n *n8nschema.Node) bool {
+	_, ok := x[n]
+	return ok
 }
 
 // opsIn returns the operations of ops (indexed by x) whose node is in
@@ -32,8 +40,8 @@ func indexOps(ops []*analyze.Operation) opsByNode {
 func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool) []*analyze.Operation {
 	var at []int
 	for n, in := range reach {
-		if in {
-			at = append(at, x[n]...)
+		if i, ok := x[n]; in && ok {
+			at = append(at, i)
 		}
 	}
 	slices.Sort(at)
