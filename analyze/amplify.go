@@ -1274,10 +1274,20 @@ func (a *amp) operations(cur []ctx) {
 	for i, p := range pend {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}
-	s.opsOf = map[*n8nschema.Workflow][]*Operation{}
+	// A workflow's operations are a run of s.Operations (workflow then
+	// node order): each list is that piece, not a copy, capped so that an
+	// append copies.
+	s.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(a.gs))
 	s.opOf = make(map[*n8nschema.Node]*Operation, len(s.Operations))
+	for i := 0; i < len(s.Operations); {
+		w, j := s.Operations[i].Workflow, i+1
+		for j < len(s.Operations) && s.Operations[j].Workflow == w {
+			j++
+		}
+		s.opsOf[w] = s.Operations[i:j:j]
+		i = j
+	}
 	for _, op := range s.Operations {
-		s.opsOf[op.Workflow] = append(s.opsOf[op.Workflow], op)
 		s.opOf[op.Node] = op
 	}
 }

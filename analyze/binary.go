@@ -98,7 +98,7 @@ func formFileKeys(nd *n8nschema.Node) ([]formKey, bool) {
 		return nil, false
 	}
 	var keys []formKey
-	for _, f := range fs.Elems() {
+	for _, f := range fs.ElemsSeq() {
 		t := f.Get("fieldType")
 		if !t.Exists() {
 			continue // text, the default

@@ -62,7 +62,7 @@ func botExposure(t *n8nschema.Node) string {
 		if ups.Kind() == n8nschema.String && ups.Str() == "messages" {
 			return "bot"
 		}
-		for _, u := range ups.Elems() {
+		for _, u := range ups.ElemsSeq() {
 			if u.Str() == "messages" {
 				return "bot"
 			}
@@ -298,7 +298,7 @@ func conditionsSense(senses []senderSense, or bool) (ownerTrue, ownerFalse bool)
 // operator.operation, joined by combinator ("and" unless "or").
 func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		senses = append(senses, conditionSense(c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()))
 	}
 	return conditionsSense(senses, f.Get("combinator").Str() == "or")
@@ -311,7 +311,7 @@ func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
 func v1Sense(p n8nschema.Value) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
 	p.Get("conditions").Each(func(_ string, list n8nschema.Value) bool {
-		for _, c := range list.Elems() {
+		for _, c := range list.ElemsSeq() {
 			senses = append(senses, conditionSense(c.Get("value1").Str(), c.Get("value2").Str(), c.Get("operation").Str()))
 		}
 		return true
@@ -379,7 +379,7 @@ func senderBranch(n *n8nschema.Node) []int {
 			}
 		} else {
 			value1 := p.Get("value1").Str()
-			for i, r := range p.Get("rules.rules").Elems() {
+			for i, r := range p.Get("rules.rules").ElemsSeq() {
 				out := i
 				if n.TypeVersion < 2 {
 					v, _ := r.Get("output").Num()

@@ -110,7 +110,7 @@ func claimRequest(n *n8nschema.Node) bool {
 		return true // …/approvals/{{ $json.id }}/resolve
 	}
 	named := false
-	for _, e := range p.Get("bodyParameters.parameters").Elems() {
+	for _, e := range p.Get("bodyParameters.parameters").ElemsSeq() {
 		named = named || idKeyRE.MatchString(e.Get("name").Str()) && readsItem(e.Get("value").Str())
 	}
 	return named || idInJSONBodyRE.MatchString(p.Get("jsonBody").Str())

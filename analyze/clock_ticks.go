@@ -129,11 +129,11 @@ func fixedTicks(t *n8nschema.Node) ([]int, bool) {
 		return nil, false
 	}
 	iv, _ := t.Param("rule.interval")
-	if len(iv.Elems()) == 0 {
+	if iv.Len() == 0 {
 		return nil, false
 	}
 	var out []int
-	for _, e := range iv.Elems() {
+	for _, e := range iv.ElemsSeq() {
 		field := e.Get("field").Str()
 		if field == "" {
 			field = "days"
@@ -161,7 +161,7 @@ func fixedTicks(t *n8nschema.Node) ([]int, bool) {
 			days = []int{0} // triggerAtDay's default: Sunday
 			if d := e.Get("triggerAtDay"); d.Exists() {
 				days = nil
-				for _, v := range d.Elems() {
+				for _, v := range d.ElemsSeq() {
 					n, ok := whole(v, 6)
 					if !ok {
 						return nil, false

@@ -99,12 +99,12 @@ func setLiteral(s *n8nschema.Node, field string) (string, bool) {
 	if m := p.Get("mode").Str(); m != "" && m != "manual" {
 		return "", false
 	}
-	for _, a := range p.Get("assignments.assignments").Elems() {
+	for _, a := range p.Get("assignments.assignments").ElemsSeq() {
 		if a.Get("name").Str() == field {
 			return a.Get("value").Str(), true
 		}
 	}
-	for _, a := range p.Get("fields.values").Elems() {
+	for _, a := range p.Get("fields.values").ElemsSeq() {
 		if a.Get("name").Str() == field {
 			typ := a.Get("type").Str()
 			if typ == "" {
@@ -115,7 +115,7 @@ func setLiteral(s *n8nschema.Node, field string) (string, bool) {
 	}
 	val, found := "", false
 	p.Get("values").Each(func(_ string, typed n8nschema.Value) bool {
-		for _, a := range typed.Elems() {
+		for _, a := range typed.ElemsSeq() {
 			if a.Get("name").Str() == field {
 				val, found = a.Get("value").Str(), true
 				return false

@@ -254,7 +254,7 @@ func postsToTeamChannel(n *n8nschema.Node, body func() [][]string) bool {
 			}
 		}
 	}
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
 	if !channel && !other && !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "channel") {
@@ -396,7 +396,7 @@ var fromDataRE = lazyregexp.New(`\{\{|\$fromAI|\$json|\{[A-Za-z_][\w]*\}`)
 // them. Attendees written in the node are the owner's choice and are left
 // to the rest of httpConsequence.
 func invitesFromData(n *n8nschema.Node) bool {
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if strings.EqualFold(p.Get("name").Str(), "attendees") && fromDataRE.MatchString(p.Get("value").Str()) {
 			return true
 		}
@@ -477,7 +477,7 @@ func phoneCallEndpoint(host, path string) bool {
 // "draft" (a field status or Status set to DRAFT): the record waits in the
 // owner's own app for someone to approve it.
 func draftStatus(n *n8nschema.Node) bool {
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if strings.EqualFold(p.Get("name").Str(), "status") && strings.EqualFold(strings.TrimSpace(p.Get("value").Str()), "draft") {
 			return true
 		}
@@ -686,7 +686,7 @@ var bodyFieldRE = lazyregexp.New(`["']?([A-Za-z_]+)["']?\s*:\s*("(?:[^"\\]|\\.)*
 // names no recipient.
 func bodyRecipient(n *n8nschema.Node) (fixed, ok bool) {
 	fixed = true
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if recipientKey(p.Get("name").Str()) {
 			ok = true
 			fixed = fixed && configured(p.Get("value").Str())
@@ -781,7 +781,7 @@ func messageToItem(n *n8nschema.Node, body [][]string) bool {
 			fromItem = true
 		}
 	}
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
 	for _, m := range body {
@@ -872,7 +872,7 @@ var acknowledgements = map[string]bool{
 // sends a second invitation.
 func attendees(n *n8nschema.Node) bool {
 	for _, p := range []string{"additionalFields.attendees", "additionalFields.attendeesUi", "attendees"} {
-		if v, ok := n.Param(p); ok && v.Kind() != n8nschema.Null && (v.Str() != "" || len(v.Elems()) > 0) {
+		if v, ok := n.Param(p); ok && v.Kind() != n8nschema.Null && (v.Str() != "" || v.Len() > 0) {
 			return true
 		}
 	}
@@ -1022,7 +1022,7 @@ func recipientExprs(n *n8nschema.Node) []string {
 // value, neither of which ends in a letter). Testing the keys costs a
 // fraction of running those patterns over the body.
 func namesRecipient(n *n8nschema.Node) bool {
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if recipientKey(p.Get("name").Str()) {
 			return true
 		}
@@ -1068,7 +1068,7 @@ func jsonBodyFields(n *n8nschema.Node) [][]string {
 func recipientsIn(n *n8nschema.Node, body [][]string) []string {
 	if n8nschema.IsHTTPRequest(n.Type) {
 		var out []string
-		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 			if recipientKey(p.Get("name").Str()) {
 				out = append(out, p.Get("value").Str())
 			}

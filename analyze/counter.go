@@ -23,7 +23,7 @@ func CounterBump(n *n8nschema.Node) bool {
 	}
 	cols := n.Params().Get("columns")
 	match := map[string]bool{}
-	for _, m := range cols.Get("matchingColumns").Elems() {
+	for _, m := range cols.Get("matchingColumns").ElemsSeq() {
 		match[m.Str()] = true
 	}
 	bumps := 0

@@ -168,7 +168,7 @@ func queryBody(n *n8nschema.Node) bool {
 	}
 	var fields []field
 	for _, at := range []string{"bodyParameters.parameters", "parametersBody.values"} {
-		for _, e := range p.Get(at).Elems() {
+		for _, e := range p.Get(at).ElemsSeq() {
 			v := e.Get("value").Str()
 			raw, _ := json.Marshal(v)
 			if t := strings.TrimSpace(v); t == "true" || t == "false" {
@@ -347,7 +347,7 @@ func bodyOnlySelects(n *n8nschema.Node) bool {
 	p := n.Params()
 	var keys []string
 	for _, at := range []string{"bodyParameters.parameters", "bodyParametersUi.parameter"} {
-		for _, e := range p.Get(at).Elems() {
+		for _, e := range p.Get(at).ElemsSeq() {
 			keys = append(keys, e.Get("name").Str())
 		}
 	}
@@ -464,7 +464,7 @@ func doNotSave(n *n8nschema.Node, u string) bool {
 	if strings.Contains(strings.ToLower(u), "donotsave=true") {
 		return true
 	}
-	for _, p := range n.Params().Get("queryParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("queryParameters.parameters").ElemsSeq() {
 		if strings.EqualFold(p.Get("name").Str(), "doNotSave") && strings.EqualFold(strings.TrimPrefix(p.Get("value").Str(), "="), "true") {
 			return true
 		}
@@ -551,7 +551,7 @@ func namedCopy(n *n8nschema.Node) bool {
 		return false
 	}
 	body := n.Params().Get("jsonBody").Str()
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		body += " " + p.Get("name").Str() + ":"
 	}
 	return destFieldRE.MatchString(body)
@@ -581,7 +581,7 @@ func namedUpload(n *n8nschema.Node) bool {
 	}
 	var names []string
 	for _, at := range []string{"bodyParameters.parameters", "queryParameters.parameters"} {
-		for _, p := range n.Params().Get(at).Elems() {
+		for _, p := range n.Params().Get(at).ElemsSeq() {
 			if strings.TrimSpace(p.Get("name").Str()) == key {
 				names = append(names, p.Get("value").Str())
 			}
@@ -642,7 +642,7 @@ func containerPublish(n *n8nschema.Node) bool {
 		return true
 	}
 	for _, at := range []string{"queryParameters.parameters", "bodyParameters.parameters"} {
-		for _, p := range n.Params().Get(at).Elems() {
+		for _, p := range n.Params().Get(at).ElemsSeq() {
 			if strings.TrimSpace(p.Get("name").Str()) == "creation_id" {
 				return true
 			}
@@ -675,7 +675,7 @@ func igContainer(n *n8nschema.Node) bool {
 		return true
 	}
 	for _, at := range []string{"queryParameters.parameters", "bodyParameters.parameters"} {
-		for _, p := range n.Params().Get(at).Elems() {
+		for _, p := range n.Params().Get(at).ElemsSeq() {
 			if igStageFieldRE.MatchString(strings.TrimSpace(p.Get("name").Str()) + "=") {
 				return true
 			}
@@ -794,7 +794,7 @@ func postgrestUpsert(n *n8nschema.Node) bool {
 	}
 	p := n.Params()
 	for _, at := range []string{"headerParameters.parameters", "headerParametersUi.parameter"} {
-		for _, h := range p.Get(at).Elems() {
+		for _, h := range p.Get(at).ElemsSeq() {
 			if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "prefer") && resolutionRE.MatchString(h.Get("value").Str()) {
 				return true
 			}
@@ -887,7 +887,7 @@ func bodyNamesRecord(n *n8nschema.Node) bool {
 	}
 	p := n.Params()
 	for _, at := range []string{"bodyParameters.parameters", "parametersBody.values"} {
-		for _, e := range p.Get(at).Elems() {
+		for _, e := range p.Get(at).ElemsSeq() {
 			val := e.Get("value").Str()
 			if strings.Contains(e.Get("valueProvider").Str(), "model") || at == "parametersBody.values" && !e.Get("valueProvider").Exists() {
 				val = "{" + e.Get("name").Str() + "}" // the model fills it

@@ -35,7 +35,7 @@ func (g *Graph) errorGateFalse(i int) bool {
 		return false
 	}
 	found := false
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		if key, ok := readKey(c); ok && key == "error" && falseWhenMissing(c) {
 			found = true
 			break

@@ -499,7 +499,7 @@ func setFields(nd *n8nschema.Node, field string) (keeps, ok bool) {
 		if fs.Kind() != n8nschema.Array {
 			return false, false
 		}
-		for _, f := range fs.Elems() {
+		for _, f := range fs.ElemsSeq() {
 			name := f.Get("name")
 			if name.Kind() != n8nschema.String || name.IsExpr() || strings.HasPrefix(name.Str(), field) {
 				return false, false

@@ -88,7 +88,7 @@ func (g *Graph) fillInGate(i int) (Blank, bool) {
 	}
 	others := false
 	conds.Each(func(key string, v n8nschema.Value) bool {
-		if key != "string" && len(v.Elems()) > 0 {
+		if key != "string" && v.Len() > 0 {
 			others = true
 		}
 		return true
@@ -96,7 +96,7 @@ func (g *Graph) fillInGate(i int) (Blank, bool) {
 	var first *n8nschema.Node
 	var field string
 	falses, n := 0, 0
-	for _, c := range conds.Get("string").Elems() {
+	for _, c := range conds.Get("string").ElemsSeq() {
 		n++
 		set, f, ok := g.fillInFalse(c)
 		if !ok {
@@ -230,7 +230,7 @@ func (g *Graph) fillInFilterGate(nd *n8nschema.Node) (*n8nschema.Node, string, b
 	var first *n8nschema.Node
 	var field string
 	falses, n := 0, 0
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		n++
 		typ, op := c.Get("operator.type"), c.Get("operator.operation")
 		if typ.Kind() != n8nschema.String || op.Kind() != n8nschema.String || typ.IsExpr() || op.IsExpr() {

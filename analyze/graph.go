@@ -1044,7 +1044,7 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 		if c.IsExpr() || fb.IsExpr() {
 			return 1, false
 		}
-		k := len(c.Elems())
+		k := c.Len()
 		if fb.Str() == "other" {
 			k++
 		}
@@ -1080,7 +1080,7 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 			return 1, false
 		}
 		if m.Kind() == n8nschema.Array {
-			return max(len(m.Elems()), 1), true
+			return max(m.Len(), 1), true
 		}
 		if !ok && n.Params().Get("multipleMethods").True() {
 			return 2, true
@@ -1137,7 +1137,7 @@ func switchOutputs(n *n8nschema.Node) (int, bool) {
 	if rules.IsExpr() || fb.IsExpr() {
 		return 1, false
 	}
-	k := len(rules.Elems())
+	k := rules.Len()
 	if rulesPath == "rules.values" && fb.Str() == "extra" {
 		k++
 	}
@@ -1607,8 +1607,10 @@ func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Nod
 // item (dead).
 func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	// Marked by index while walking; the map is made once, at its size.
+	// The queue holds each node once, and the starts that are not the
+	// graph's: made once, at most that.
 	seen := make([]bool, len(g.Nodes))
-	queue := make([]*n8nschema.Node, 0, len(starts))
+	queue := make([]*n8nschema.Node, 0, len(g.Nodes)+len(starts))
 	for _, t := range starts {
 		if i, ok := g.index(t); ok && !seen[i] {
 			seen[i] = true

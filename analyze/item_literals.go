@@ -69,7 +69,7 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 		}
 		for _, dt := range []string{"boolean", "number", "string"} {
 			def := v1Defaults[dt][0]
-			for _, f := range vals.Get(dt).Elems() {
+			for _, f := range vals.Get(dt).ElemsSeq() {
 				v := f.Get("value")
 				val, known := def, true
 				if v.Exists() {
@@ -92,7 +92,7 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 		return nil, nil, false, false
 	}
 	if nd.TypeVersion < 3.3 {
-		for _, f := range p.Get("fields.values").Elems() {
+		for _, f := range p.Get("fields.values").ElemsSeq() {
 			if !add(f.Get("name"), jsVal{}, false) {
 				return nil, nil, false, false
 			}
@@ -100,7 +100,7 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 		keeps, ok = setKeeps(nd)
 		return lit, other, keeps, ok
 	}
-	for _, a := range p.Get("assignments.assignments").Elems() {
+	for _, a := range p.Get("assignments.assignments").ElemsSeq() {
 		typ := a.Get("type")
 		val, known := constOf(a.Get("value"))
 		want := map[string]n8nschema.Kind{"string": n8nschema.String, "number": n8nschema.Number, "boolean": n8nschema.Bool}[typ.Str()]

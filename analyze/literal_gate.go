@@ -63,7 +63,7 @@ func conditionless(nd *n8nschema.Node) bool {
 		return false
 	}
 	for dt := range v1Defaults {
-		if len(c.Get(dt).Elems()) > 0 {
+		if c.Get(dt).Len() > 0 {
 			return false
 		}
 	}
@@ -835,7 +835,7 @@ func v1Gate(nd *n8nschema.Node) uint8 {
 		if list.Kind() != n8nschema.Array {
 			return gateAny
 		}
-		for _, c := range list.Elems() {
+		for _, c := range list.ElemsSeq() {
 			if len(outs) == maxGateConditions {
 				return gateAny
 			}
@@ -983,7 +983,7 @@ func gateThrows(nd *n8nschema.Node) (string, bool) {
 	// The first condition the test reads decides: it throws, or passes the
 	// test on to the next one.
 	o, _ := readFilterOptions(nd, f.Get("options"))
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		if conditionOutcome(c, o) != gateThrow {
 			continue
 		}
@@ -1123,7 +1123,7 @@ func gateText(n *n8nschema.Node) string {
 	p := n.Params()
 	var parts []string
 	if n.TypeVersion >= 2 {
-		for _, c := range p.Get("conditions.conditions").Elems() {
+		for _, c := range p.Get("conditions.conditions").ElemsSeq() {
 			if len(parts) == 2 {
 				break
 			}
@@ -1136,7 +1136,7 @@ func gateText(n *n8nschema.Node) string {
 		}
 	} else {
 		for _, dt := range []string{"boolean", "number", "string"} {
-			for _, c := range p.Get("conditions." + dt).Elems() {
+			for _, c := range p.Get("conditions." + dt).ElemsSeq() {
 				if len(parts) == 2 {
 					break
 				}

@@ -1128,7 +1128,7 @@ func (g *Graph) cycleFacts(c int32) *cycleFacts {
 		g.factScans++
 		stepFields(nd, f.stepped)
 		if nd.Type == n8nschema.TypeSet {
-			for _, a := range nd.Params().Get("assignments.assignments").Elems() {
+			for _, a := range nd.Params().Get("assignments.assignments").ElemsSeq() {
 				val := a.Get("value").Str()
 				if strings.Contains(val, "{{") && mayTestGuard(val) && guardRE.MatchString(val) && compareRE.MatchString(val) {
 					f.derived[a.Get("name").Str()] = true
@@ -1190,11 +1190,11 @@ func stepFields(n *n8nschema.Node, out map[string]bool) {
 				words(v, out)
 			}
 		}
-		for _, a := range n.Params().Get("assignments.assignments").Elems() {
+		for _, a := range n.Params().Get("assignments.assignments").ElemsSeq() {
 			pair(a.Get("name"), a.Get("value"))
 		}
 		n.Params().Get("values").Each(func(_ string, typed n8nschema.Value) bool {
-			for _, a := range typed.Elems() {
+			for _, a := range typed.ElemsSeq() {
 				pair(a.Get("name"), a.Get("value"))
 			}
 			return true

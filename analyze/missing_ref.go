@@ -83,15 +83,22 @@ func namedRefAt(s string, i int) (end int, ref string, ok bool) {
 // before within its {{ }} (a branch of the expression may never read it).
 // A name held in a variable or written with an escape is not judged.
 func missingNodeRef(g *Graph, i int) (param, name string, ok bool) {
-	return scanNamedRefs(g, i, func(ref, _, _ string, _ func() string) bool { return g.Workflow.Node(ref) == nil })
+	return scanNamedRefs(g, i, func(ref, _, _ string, _ refPath) bool { return g.Workflow.Node(ref) == nil })
 }
+
+// refPath is the path below the parameters of the value a by-name read is
+// in, made only when asked (String): a value, not a closure, so that no
+// read allocates one.
+type refPath struct{ v, params n8nschema.Value }
+
+func (p refPath) String() string { return strings.TrimPrefix(p.v.Path(), p.params.Path()+".") }
 
 // scanNamedRefs returns the first by-name read of node i's parameter
 // expressions, judged as missingNodeRef says, for which bad(name, form,
 // after) holds: form is how the read starts ("$(", "$node[", "$items("),
 // after the expression text that follows it, path gives the parameter's
 // path (made only when asked).
-func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func() string) bool) (param, name string, ok bool) {
+func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path refPath) bool) (param, name string, ok bool) {
 	nd := g.Nodes[i]
 	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
 		return "", "", false
@@ -137,9 +144,9 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func(
 				} else if strings.HasPrefix(seg[start:], "$items(") {
 					form = "$items("
 				}
-				path := func() string { return strings.TrimPrefix(v.Path(), params.Path()+".") }
+				path := refPath{v, params}
 				if bad(ref, form, seg[end:], path) {
-					param, name = path(), ref
+					param, name = path.String(), ref
 					break
 				}
 			}
@@ -163,7 +170,7 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path func(
 // expressions judged are missingNodeRef's; a disabled node or a sub-node
 // read by name is not judged.
 func unrunNodeRef(g *Graph, i int, ran *triggerRuns) (param, name string, ok bool) {
-	return scanNamedRefs(g, i, func(ref, form, after string, _ func() string) bool {
+	return scanNamedRefs(g, i, func(ref, form, after string, _ refPath) bool {
 		return unrunRead(g, i, ran, ref, form, after)
 	})
 }
@@ -190,12 +197,12 @@ func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool
 		return n8nschema.Refusal{}, false
 	}
 	var unParam, unName string
-	param, name, missing := scanNamedRefs(g, i, func(ref, form, after string, path func() string) bool {
+	param, name, missing := scanNamedRefs(g, i, func(ref, form, after string, path refPath) bool {
 		if g.Workflow.Node(ref) == nil {
 			return true
 		}
 		if unName == "" && unrunRead(g, i, ran, ref, form, after) {
-			unParam, unName = path(), ref
+			unParam, unName = path.String(), ref
 		}
 		return false
 	})
@@ -604,11 +611,11 @@ func (g *Graph) scanReads(i int, found *JoinRead, judge func(ref, form, after st
 			}
 		}
 	} else {
-		scanNamedRefs(g, i, func(ref, form, after string, path func() string) bool {
+		scanNamedRefs(g, i, func(ref, form, after string, path refPath) bool {
 			was := found.Name
 			stop := judge(ref, form, after)
 			if found.Name != was || stop {
-				found.Param = path()
+				found.Param = path.String()
 			}
 			return stop
 		})

@@ -549,7 +549,7 @@ func setField(s *n8nschema.Node, path []string) (val string, found, keeps bool) 
 	if s.TypeVersion < 3 {
 		keeps = !p.Get("keepOnlySet").True()
 		p.Get("values").Each(func(_ string, typed n8nschema.Value) bool {
-			for _, a := range typed.Elems() {
+			for _, a := range typed.ElemsSeq() {
 				if match(a.Get("name").Str()) {
 					val, found = a.Get("value").Str(), true
 					return false
@@ -560,12 +560,12 @@ func setField(s *n8nschema.Node, path []string) (val string, found, keeps bool) 
 		return val, found, keeps
 	}
 	keeps, _ = setKeeps(s)
-	for _, a := range p.Get("assignments.assignments").Elems() {
+	for _, a := range p.Get("assignments.assignments").ElemsSeq() {
 		if match(a.Get("name").Str()) {
 			return a.Get("value").Str(), true, keeps
 		}
 	}
-	for _, a := range p.Get("fields.values").Elems() {
+	for _, a := range p.Get("fields.values").ElemsSeq() {
 		if match(a.Get("name").Str()) {
 			typ := a.Get("type").Str()
 			if typ == "" {

@@ -120,7 +120,7 @@ func readsWholeSource(n *n8nschema.Node) bool {
 	case "n8n-nodes-base.googleSheets":
 		_, op, _ := n8nschema.WriteOpConf(n)
 		f, _ := n.Param("filtersUI.values")
-		return op == "sheet.read" && (f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.Array && len(f.Elems()) == 0)
+		return op == "sheet.read" && (f.Kind() == n8nschema.Missing || f.Kind() == n8nschema.Array && f.Len() == 0)
 	}
 	return wholeTable(n) || sqlAlwaysAnswers(n)
 }
@@ -213,7 +213,7 @@ func empty(v n8nschema.Value) bool {
 	case n8nschema.String:
 		return strings.TrimSpace(strings.TrimPrefix(v.Str(), "=")) == ""
 	case n8nschema.Array:
-		return len(v.Elems()) == 0
+		return v.Len() == 0
 	case n8nschema.Object:
 		if rl := v.Get("value"); rl.Exists() && v.Get("__rl").Exists() {
 			return empty(rl) // a resource locator with no value
@@ -375,7 +375,7 @@ func recipientFromData(g *Graph, n *n8nschema.Node) bool {
 		return false
 	}
 	for _, list := range []string{"bodyParameters.parameters", "queryParameters.parameters"} {
-		for _, q := range p.Get(list).Elems() {
+		for _, q := range p.Get(list).ElemsSeq() {
 			if recipientKey(q.Get("name").Str()) && !fixed(q.Get("value").Str()) {
 				return true
 			}

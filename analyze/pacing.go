@@ -340,7 +340,7 @@ func browserAnswer(contentType, body string, headers n8nschema.Value) bool {
 	if htmlRE.MatchString(strings.TrimPrefix(body, "=")) {
 		return true
 	}
-	for _, e := range headers.Get("entries").Elems() {
+	for _, e := range headers.Get("entries").ElemsSeq() {
 		name := strings.ToLower(e.Get("name").Str())
 		if strings.HasPrefix(name, "access-control-allow-") ||
 			name == "content-type" && strings.Contains(strings.ToLower(e.Get("value").Str()), "text/html") {
@@ -1007,7 +1007,7 @@ func payloadAddresses(n *n8nschema.Node) []string {
 			out = append(out, "={{"+m[1]+"}}")
 		}
 	}
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		add(p.Get("value").Str())
 	}
 	for _, m := range jsonBodyFields(n) {
@@ -1300,7 +1300,7 @@ var chatTextRE = lazyregexp.New(`(?i)^(text|content|message|blocks|attachments|e
 func postsChatText(n *n8nschema.Node) bool {
 	p := n.Params()
 	for _, k := range []string{"bodyParameters.parameters", "bodyParametersUi.parameter"} {
-		for _, e := range p.Get(k).Elems() {
+		for _, e := range p.Get(k).ElemsSeq() {
 			if chatTextRE.MatchString(e.Get("name").Str()) {
 				return true
 			}

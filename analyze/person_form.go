@@ -228,7 +228,7 @@ func takesGet(t *n8nschema.Node) bool {
 	if strings.EqualFold(v.Str(), "GET") {
 		return true
 	}
-	for _, e := range v.Elems() {
+	for _, e := range v.ElemsSeq() {
 		if strings.EqualFold(e.Str(), "GET") {
 			return true
 		}

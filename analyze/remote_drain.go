@@ -121,7 +121,7 @@ func removesListed(n, lister *n8nschema.Node) bool {
 		if strings.HasPrefix(op, "add") {
 			return strings.Contains(listing, "-label:")
 		}
-		return strings.HasPrefix(op, "remove") && (strings.Contains(listing, "label:") || strings.Contains(listing, "in:inbox") || len(lp.Get("filters.labelIds").Elems()) > 0)
+		return strings.HasPrefix(op, "remove") && (strings.Contains(listing, "label:") || strings.Contains(listing, "in:inbox") || lp.Get("filters.labelIds").Len() > 0)
 	case op == "markasread":
 		return strings.Contains(listing, "is:unread") || lp.Get("filters.readStatus").Str() == "unread"
 	}

@@ -42,10 +42,10 @@ func registersNoJob(t *n8nschema.Node) bool {
 			return false // an expression: read at run time
 		}
 		item := tt.Get("item")
-		return !item.Exists() || item.Kind() == n8nschema.Array && len(item.Elems()) == 0
+		return !item.Exists() || item.Kind() == n8nschema.Array && item.Len() == 0
 	case n8nschema.TypeScheduleTrigger:
 		iv := t.Params().Get("rule").Get("interval")
-		return iv.Kind() == n8nschema.Array && len(iv.Elems()) == 0
+		return iv.Kind() == n8nschema.Array && iv.Len() == 0
 	}
 	return false
 }
@@ -81,7 +81,7 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 	switch t.Type {
 	case n8nschema.TypeScheduleTrigger:
 		iv, _ := t.Param("rule.interval")
-		for _, e := range iv.Elems() {
+		for _, e := range iv.ElemsSeq() {
 			field := e.Get("field").Str()
 			if field == "" {
 				field = "days"
@@ -104,7 +104,7 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 		}
 	case n8nschema.TypeCron:
 		items, _ := t.Param("triggerTimes.item")
-		for _, e := range items.Elems() {
+		for _, e := range items.ElemsSeq() {
 			switch e.Get("mode").Str() {
 			case "everyMinute":
 				take(60_000)

@@ -121,7 +121,7 @@ func slackHearsMessages(t *n8nschema.Node) bool {
 	if v.Kind() == n8nschema.String {
 		return slackMessageEvents[v.Str()]
 	}
-	for _, e := range v.Elems() {
+	for _, e := range v.ElemsSeq() {
 		if e.Kind() == n8nschema.String && slackMessageEvents[e.Str()] {
 			return true
 		}
@@ -139,7 +139,7 @@ func slackIgnoresUsers(t *n8nschema.Node) bool {
 	if v.Kind() == n8nschema.String {
 		return strings.TrimSpace(v.Str()) != ""
 	}
-	for _, e := range v.Elems() {
+	for _, e := range v.ElemsSeq() {
 		if e.Kind() != n8nschema.String || strings.TrimSpace(e.Str()) != "" {
 			return true
 		}
@@ -239,7 +239,7 @@ func httpPostMessage(m *n8nschema.Node) (string, bool) {
 	if !strings.Contains(m.Params().Get("url").Str(), "slack.com/api/chat.postMessage") || n8nschema.HTTPMethod(m) != "POST" {
 		return "", false
 	}
-	for _, p := range m.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range m.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if p.Get("name").Str() == "channel" {
 			return p.Get("value").Str(), true
 		}

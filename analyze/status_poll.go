@@ -249,7 +249,7 @@ func negate(o outcome) outcome {
 func filterOutcome(f n8nschema.Value) outcome {
 	or := f.Get("combinator").Str() == "or"
 	var cs []n8nschema.Value
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		pass, ok := eqPrefixTruth(c)
 		switch {
 		case !ok:
@@ -302,7 +302,7 @@ func v1Outcome(p n8nschema.Value) outcome {
 	}
 	var conds []literalTest
 	for _, k := range []string{"conditions.string", "conditions.number"} {
-		for _, c := range p.Get(k).Elems() {
+		for _, c := range p.Get(k).ElemsSeq() {
 			op := c.Get("operation").Str()
 			if op == "" {
 				op = "equal"
@@ -449,7 +449,7 @@ func statusBelow(n *n8nschema.Node) (int, bool) {
 	switch {
 	case n.Type == n8nschema.TypeIf && n.TypeVersion < 2:
 		cs := p.Get("conditions.number").Elems()
-		if len(cs) != 1 || len(p.Get("conditions.string").Elems()) > 0 || len(p.Get("conditions.boolean").Elems()) > 0 {
+		if len(cs) != 1 || p.Get("conditions.string").Len() > 0 || p.Get("conditions.boolean").Len() > 0 {
 			return 0, false
 		}
 		left, op, right = cs[0].Get("value1").Str(), cs[0].Get("operation").Str(), cs[0].Get("value2")

@@ -146,7 +146,7 @@ func sendsOwnersCredential(n *n8nschema.Node) bool {
 	if !n.Params().Get("sendHeaders").True() {
 		return false
 	}
-	for _, h := range n.Params().Get("headerParameters.parameters").Elems() {
+	for _, h := range n.Params().Get("headerParameters.parameters").ElemsSeq() {
 		v := h.Get("value").Str()
 		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), "authorization") && v != "" && !readsItems(v) {
 			return true
@@ -328,7 +328,7 @@ func (g *Graph) identityGate(n *n8nschema.Node, carriers map[string]bool) bool {
 		return true
 	}
 	for _, list := range []string{"headerParameters.parameters", "queryParameters.parameters", "bodyParameters.parameters"} {
-		for _, h := range p.Get(list).Elems() {
+		for _, h := range p.Get(list).ElemsSeq() {
 			if g.callerReads(n, h.Get("value").Str(), carriers) {
 				return true
 			}

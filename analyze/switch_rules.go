@@ -40,7 +40,7 @@ func readSwitchRules[T any](n *n8nschema.Node, filter func(conditions n8nschema.
 	t.fallback = -1
 	if n.TypeVersion >= 3 {
 		t.allMatch = p.Get("options.allMatchingOutputs").True()
-		for i, r := range p.Get("rules.values").Elems() {
+		for i, r := range p.Get("rules.values").ElemsSeq() {
 			t.rules, t.at = append(t.rules, filter(r.Get("conditions"))), append(t.at, i)
 		}
 		fb := p.Get("options.fallbackOutput")
@@ -52,7 +52,7 @@ func readSwitchRules[T any](n *n8nschema.Node, filter func(conditions n8nschema.
 		return t, true
 	}
 	left := p.Get("value1").Str()
-	for _, r := range p.Get("rules.rules").Elems() {
+	for _, r := range p.Get("rules.rules").ElemsSeq() {
 		o, _ := r.Get("output").Num()
 		t.rules = append(t.rules, compare(left, r.Get("value2").Str(), strings.TrimPrefix(r.Get("operation").Str(), "=")))
 		t.at = append(t.at, int(o))

@@ -171,7 +171,7 @@ func branchAges(n *n8nschema.Node) []age {
 // filterAge reads a v2 filter (If v2+, Filter, Switch v3 rule).
 func filterAge(f n8nschema.Value) age {
 	var as []age
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		as = append(as, testAge(c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()))
 	}
 	if f.Get("combinator").Str() == "or" {
@@ -185,11 +185,11 @@ func filterAge(f n8nschema.Value) age {
 // value2; combineOperation all or any).
 func v1Age(p n8nschema.Value) age {
 	var as []age
-	for range p.Get("conditions.string").Elems() {
+	for range p.Get("conditions.string").ElemsSeq() {
 		as = append(as, ageOther) // a string test does not follow the clock
 	}
 	for _, k := range []string{"conditions.dateTime", "conditions.number", "conditions.boolean"} {
-		for _, c := range p.Get(k).Elems() {
+		for _, c := range p.Get(k).ElemsSeq() {
 			op := c.Get("operation").Str()
 			if k == "conditions.boolean" {
 				// value1 equal (or notEqual) to a boolean value2.

@@ -49,7 +49,7 @@ func UnusedPlaceholder(n *n8nschema.Node) (string, bool) {
 		case "json":
 			collect(p.Get(part.json).Str())
 		case "", "keypair":
-			for _, e := range p.Get(part.pairs).Elems() {
+			for _, e := range p.Get(part.pairs).ElemsSeq() {
 				vp := e.Get("valueProvider").Str()
 				if vp == "" || strings.Contains(vp, "model") { // modelRequired by default
 					used[e.Get("name").Str()] = true

@@ -205,7 +205,7 @@ func (g *Graph) webhookGateMiss(i int) (n8nschema.Value, bool) {
 	}
 	var miss n8nschema.Value
 	found := false
-	for _, c := range f.Get("conditions").Elems() {
+	for _, c := range f.Get("conditions").ElemsSeq() {
 		if g.webhookMissFalse(c) {
 			miss, found = c, true
 			break

@@ -544,7 +544,7 @@ func (r *repairer) idempotencyKey(w *n8nschema.Workflow, op *analyze.Operation) 
 	if s := p.Get("specifyHeaders").Str(); s != "" && s != "keypair" {
 		return nil, noRepair("the headers are given as JSON text, which the repair does not edit")
 	}
-	for _, h := range p.Get("headerParameters.parameters").Elems() {
+	for _, h := range p.Get("headerParameters.parameters").ElemsSeq() {
 		if strings.EqualFold(strings.TrimSpace(h.Get("name").Str()), name) {
 			return nil, noRepairf("the node sends %s already (its value is RS202's to judge)", name) // the header is there
 		}

@@ -168,7 +168,7 @@ func SendsAccount(n *Node) bool {
 		{"headerParameters.parameters", headers}, {"headerParametersUi.parameter", headers},
 	} {
 		list, _ := n.Param(l.list)
-		for _, e := range list.Elems() {
+		for _, e := range list.ElemsSeq() {
 			name := e.Get("name")
 			if name.IsExpr() || strings.Contains(name.Str(), "{{") {
 				return true

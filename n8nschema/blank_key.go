@@ -122,7 +122,7 @@ func SentParams(n *Node, fn func(what, name string, val Value) bool) {
 			}
 		}
 		list, _ := n.Param(p.list)
-		for _, e := range list.Elems() {
+		for _, e := range list.ElemsSeq() {
 			name := e.Get("name")
 			if name.Kind() != String || name.IsExpr() {
 				continue
@@ -572,7 +572,7 @@ func UsesCredential(n *Node, typ string) bool {
 			return true
 		}
 	}
-	vals, gated := d.AuthCredentials()[typ]
+	a, gated := d.AuthCredentialOf(typ)
 	if !gated {
 		return false
 	}
@@ -583,12 +583,7 @@ func UsesCredential(n *Node, typ string) bool {
 	if _, set := n.Param(d.CredentialParam()); !set {
 		auth = d.DefaultAuthentication()
 	}
-	for _, v := range vals {
-		if v == auth {
-			return true
-		}
-	}
-	return false
+	return a.For(auth)
 }
 
 // BlankURL returns the part of an HTTP Request's URL, a path segment or a

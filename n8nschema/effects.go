@@ -689,9 +689,9 @@ func LookupKeyName(name string) (KeyName, bool) {
 		}
 	}
 	norm := normKey(name)
-	for _, k := range keyNames {
-		if normKey(k.Name) == norm {
-			return k, true
+	for i, k := range normKeyNames {
+		if k == norm {
+			return keyNames[i], true
 		}
 	}
 	return KeyName{}, false

@@ -119,7 +119,7 @@ func wrongType(v Value, want string, version float64) (string, bool) {
 	if k == Missing || k == Null {
 		return "", false
 	}
-	empty := k == String && strings.TrimSpace(v.Str()) == "" || k == Array && len(v.Elems()) == 0
+	empty := k == String && strings.TrimSpace(v.Str()) == "" || k == Array && v.Len() == 0
 	switch want {
 	case "boolean":
 		return literalKind(k), k != Bool

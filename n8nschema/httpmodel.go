@@ -104,7 +104,7 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 	}
 	c := HTTPModelCall{Provider: provider}
 	body := paramStr(n, "jsonBody") + " " + paramStr(n, "body")
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		body += " " + p.Get("name").Str() + ": " + strconv.Quote(p.Get("value").Str())
 	}
 	if m := bodyModelRE.FindStringSubmatch(body); m != nil {
@@ -118,7 +118,7 @@ func httpModelCallOf(n *Node) (HTTPModelCall, bool) {
 		}
 	}
 	raw, _ := n.Param("jsonBody")
-	whole := wholeExpr(raw.Str()) && len(n.Params().Get("bodyParameters.parameters").Elems()) == 0
+	whole := wholeExpr(raw.Str()) && n.Params().Get("bodyParameters.parameters").Len() == 0
 	c.CapAtRunTime = !c.Capped && (bodyCapExprRE.MatchString(body) || c.Model == "" && whole)
 	// A raw body (v3 and later) is sent as the text it holds
 	// (HttpRequestV3.node.js, contentType "raw"): one expression reading
@@ -178,7 +178,7 @@ func AnthropicNoMaxTokens(n *Node) bool {
 	}
 	if sb := paramStr(n, "specifyBody"); sb == "keypair" || sb == "" {
 		body = ""
-		for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+		for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 			body += " " + p.Get("name").Str()
 		}
 	} else if sb != "json" {
@@ -331,7 +331,7 @@ func modelAPIOnly(n *Node) bool {
 
 // formParam is the literal value of body parameter name, "" when absent.
 func formParam(n *Node, name string) string {
-	for _, p := range n.Params().Get("bodyParameters.parameters").Elems() {
+	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		if p.Get("name").Str() == name {
 			return p.Get("value").Str()
 		}

@@ -24,7 +24,7 @@ func MissingCredential(n *Node) (string, bool) {
 		return "", false
 	}
 	auth, authOK := "", false
-	for _, c := range strings.Fields(d.e.creds) {
+	for c := range strings.FieldsSeq(d.e.creds) {
 		if strings.HasSuffix(c, "?") {
 			continue
 		}
@@ -44,7 +44,7 @@ func MissingCredential(n *Node) (string, bool) {
 			}
 			auth, authOK = v, true
 		}
-		if slices.Contains(strings.Split(vals, ","), auth) {
+		if (AuthCredential{name, vals}).For(auth) {
 			return name, true
 		}
 	}

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -262,7 +263,7 @@ func (d NodeVersion) RequiredCredentials() []string {
 // requiresPlain reports a credential required in every configuration,
 // whatever the credential parameter holds.
 func (d NodeVersion) requiresPlain() bool {
-	for _, c := range strings.Fields(d.e.creds) {
+	for c := range strings.FieldsSeq(d.e.creds) {
 		if !strings.ContainsAny(c, ":?") {
 			return true
 		}
@@ -270,24 +271,54 @@ func (d NodeVersion) requiresPlain() bool {
 	return false
 }
 
-// AuthCredentials maps each credential type that n8n requires for some
+// AuthCredential is a credential type that n8n requires only for some
 // values of the node's credential parameter (CredentialParam: its
-// authentication, Ghost's source, Jira's jiraVersion) to those values; nil
-// when no credential hangs on one. DefaultAuthentication is the
-// parameter's default. A node whose parameter (or its default) has a
-// required credential it does not name cannot be activated
-// (n8n-workflow/dist/cjs/node-validation.js validateNodeCredentials).
-func (d NodeVersion) AuthCredentials() map[string][]string {
-	if d.e == nil || !strings.Contains(d.e.creds, ":") {
-		return nil
-	}
-	out := map[string][]string{}
-	for _, c := range strings.Fields(d.e.creds) {
-		if name, vals, ok := strings.Cut(c, ":"); ok {
-			out[name] = strings.Split(vals, ",")
+// authentication, Ghost's source, Jira's jiraVersion).
+type AuthCredential struct {
+	Type   string
+	values string // the values, comma separated
+}
+
+// For reports whether n8n requires the credential when the parameter
+// holds v.
+func (a AuthCredential) For(v string) bool {
+	for val := range strings.SplitSeq(a.values, ",") {
+		if val == v {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// AuthCredentials yields, in the table's order, each credential type that
+// hangs on the node's credential parameter; nothing when none does.
+// DefaultAuthentication is the parameter's default. A node whose parameter
+// (or its default) has a required credential it does not name cannot be
+// activated (n8n-workflow/dist/cjs/node-validation.js
+// validateNodeCredentials). Read from the table in place: the rules ask it
+// of every node with a credential.
+func (d NodeVersion) AuthCredentials() iter.Seq[AuthCredential] {
+	return func(yield func(AuthCredential) bool) {
+		if d.e == nil || !strings.Contains(d.e.creds, ":") {
+			return
+		}
+		for c := range strings.FieldsSeq(d.e.creds) {
+			if name, vals, ok := strings.Cut(c, ":"); ok && !yield(AuthCredential{name, vals}) {
+				return
+			}
+		}
+	}
+}
+
+// AuthCredentialOf returns typ as AuthCredentials yields it, and whether
+// it hangs on the credential parameter.
+func (d NodeVersion) AuthCredentialOf(typ string) (AuthCredential, bool) {
+	for a := range d.AuthCredentials() {
+		if a.Type == typ {
+			return a, true
+		}
+	}
+	return AuthCredential{}, false
 }
 
 // DefaultAuthentication is the credential parameter's default when

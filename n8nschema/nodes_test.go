@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -140,13 +141,13 @@ func TestAuthCredentials(t *testing.T) {
 		"n8n-nodes-base.storyblok": {"storyblokManagementApi", "managementApi", "contentApi"},
 	} {
 		d, _ := DescribeNode(typ, 1)
-		got := d.AuthCredentials()
+		got := authMap(d)
 		if d.CredentialParam() != "source" || len(got) != 2 || len(got[want[0]]) != 1 || got[want[0]][0] != want[1] || d.DefaultAuthentication() != want[2] {
 			t.Errorf("%s: %q %v default %q", typ, d.CredentialParam(), got, d.DefaultAuthentication())
 		}
 	}
 	d, _ := DescribeNode("n8n-nodes-base.slack", 2.3)
-	if got := d.AuthCredentials(); len(got) != 2 || got["slackApi"][0] != "accessToken" || got["slackOAuth2Api"][0] != "oAuth2" || d.DefaultAuthentication() != "accessToken" {
+	if got := authMap(d); len(got) != 2 || got["slackApi"][0] != "accessToken" || got["slackOAuth2Api"][0] != "oAuth2" || d.DefaultAuthentication() != "accessToken" {
 		t.Errorf("slack 2.3: %v default %q", got, d.DefaultAuthentication())
 	}
 	if got := d.Credentials(); len(got) != 2 || got[0] != "slackApi" || got[1] != "slackOAuth2Api" {
@@ -160,9 +161,27 @@ func TestAuthCredentials(t *testing.T) {
 	if d, _ := DescribeNode("n8n-nodes-base.slack", 2.3); d.CredentialParam() != "authentication" {
 		t.Errorf("slack 2.3 credentials hang on %q", d.CredentialParam())
 	}
-	if d, _ := DescribeNode("n8n-nodes-base.httpRequest", 4.2); d.AuthCredentials() != nil {
-		t.Errorf("httpRequest: %v", d.AuthCredentials())
+	if a, ok := d.AuthCredentialOf("slackOAuth2Api"); !ok || !a.For("oAuth2") || a.For("accessToken") || a.For("") {
+		t.Errorf("slack 2.3 slackOAuth2Api: %v %v", a, ok)
 	}
+	if _, ok := d.AuthCredentialOf("slack"); ok {
+		t.Error("slack 2.3: a credential type named slack")
+	}
+	if d, _ := DescribeNode("n8n-nodes-base.httpRequest", 4.2); authMap(d) != nil {
+		t.Errorf("httpRequest: %v", authMap(d))
+	}
+}
+
+// authMap is what AuthCredentials yields, as a map of each type's values.
+func authMap(d NodeVersion) map[string][]string {
+	var m map[string][]string
+	for a := range d.AuthCredentials() {
+		if m == nil {
+			m = map[string][]string{}
+		}
+		m[a.Type] = strings.Split(a.values, ",")
+	}
+	return m
 }
 
 func TestImportName(t *testing.T) {

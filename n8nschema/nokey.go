@@ -59,7 +59,7 @@ func noKey(n *Node) (Refusal, bool) {
 		if ok && l.Kind() != Array {
 			return Refusal{}, false
 		}
-		for _, e := range l.Elems() {
+		for _, e := range l.ElemsSeq() {
 			name := e.Get("name")
 			if name.Kind() != String || name.IsExpr() || strings.Contains(name.Str(), "{{") || keyName(name.Str()) {
 				return Refusal{}, false

@@ -661,7 +661,7 @@ func openAiV1Message(n *Node) (string, bool) {
 	if ok && msgs.Kind() != Array {
 		return "", false
 	}
-	for _, m := range msgs.Elems() {
+	for _, m := range msgs.ElemsSeq() {
 		c := m.Get("content")
 		if c.Exists() && (c.Kind() != String || c.IsExpr() || strings.TrimSpace(c.Str()) != "") {
 			return "", false
@@ -801,7 +801,7 @@ func aggregateTwice(n *Node) (Refusal, bool) {
 		return Refusal{}, false
 	}
 	seen := map[string]bool{}
-	for _, f := range list.Elems() {
+	for _, f := range list.ElemsSeq() {
 		if f.Kind() != Object {
 			return Refusal{}, false
 		}

@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -491,6 +492,23 @@ func (v Value) Elems() []Value {
 		out[k] = v.elemAt(n, k)
 	}
 	return out
+}
+
+// ElemsSeq yields the elements of an array as Elems lists them, with their
+// indexes, without building the slice (nothing for anything else).
+func (v Value) ElemsSeq() iter.Seq2[int, Value] {
+	return func(yield func(int, Value) bool) {
+		v.eachElem(yield)
+	}
+}
+
+// Len is len(v.Elems()) without building them: the number of elements
+// of an array, 0 for anything else.
+func (v Value) Len() int {
+	if v.Kind() != Array {
+		return 0
+	}
+	return int(v.node().n)
 }
 
 // eachElem calls fn for every element of an array in order, as Elems

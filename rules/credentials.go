@@ -32,18 +32,17 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 		return authMismatch{}, false
 	}
 	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
-	need := d.AuthCredentials()
-	if !ok || need == nil || (len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !g.WiredUnrun(n) && !d.Trigger()) {
+	if !ok {
 		return authMismatch{}, false
 	}
 	m := authMismatch{}
 	for _, c := range n.Credentials {
-		if _, gated := need[c]; gated {
+		if _, gated := d.AuthCredentialOf(c); gated {
 			m.named = c
 			break
 		}
 	}
-	if m.named == "" {
+	if m.named == "" || len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !g.WiredUnrun(n) && !d.Trigger() {
 		return authMismatch{}, false
 	}
 	m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
@@ -57,9 +56,9 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 		}
 		m.auth, m.how, m.stored = v.Str(), "set on the node", true
 	}
-	for c, vals := range need {
-		if slices.Contains(vals, m.auth) && !slices.Contains(n.Credentials, c) {
-			m.want = append(m.want, c)
+	for a := range d.AuthCredentials() {
+		if a.For(m.auth) && !slices.Contains(n.Credentials, a.Type) {
+			m.want = append(m.want, a.Type)
 		}
 	}
 	if len(m.want) == 0 {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -12,16 +13,24 @@ import (
 // Helpers about operations and their attempt chains, shared by the rules
 // about what retries break (RS2xx–RS5xx).
 
-// opsByNode indexes a list of operations by node, for opsIn.
-type opsByNode map[*n8nschema.Node][]int
+// opsByNode indexes a list of operations by node, for opsIn: a node
+// makes one operation at most (Set.OperationOf), so each maps to its
+// index in the list.
+type opsByNode map[*n8nschema.Node]int
 
 // indexOps indexes ops by node.
 func indexOps(ops []*analyze.Operation) opsByNode {
 	x := make(opsByNode, len(ops))
 	for i, op := range ops {
-		x[op.Node] = append(x[op.Node], i)
+		x[op.Node] = i
 	}
 	return x
+}
+
+// has reports whether node n makes one of the operations.
+func (x opsByNode) has(n *n8nschema.Node) bool {
+	_, ok := x[n]
+	return ok
 }
 
 // opsIn returns the operations of ops (indexed by x) whose node is in
@@ -31,8 +40,8 @@ func indexOps(ops []*analyze.Operation) opsByNode {
 func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool) []*analyze.Operation {
 	var at []int
 	for n, in := range reach {
-		if in {
-			at = append(at, x[n]...)
+		if i, ok := x[n]; in && ok {
+			at = append(at, i)
 		}
 	}
 	slices.Sort(at)
@@ -45,13 +54,26 @@ func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool
 
 // liveOps returns the operations of the pass's workflow whose node runs.
 func liveOps(pass *analyze.Pass) []*analyze.Operation {
-	var out []*analyze.Operation
-	for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+	ops := pass.Set.OperationsOf(pass.Workflow)
+	out := make([]*analyze.Operation, 0, len(ops))
+	for _, op := range ops {
 		if op.Live {
 			out = append(out, op)
 		}
 	}
 	return out
+}
+
+// eachLiveOp yields liveOps without building the list, for a rule that
+// only reads it once in order.
+func eachLiveOp(pass *analyze.Pass) iter.Seq[*analyze.Operation] {
+	return func(yield func(*analyze.Operation) bool) {
+		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+			if op.Live && !yield(op) {
+				return
+			}
+		}
+	}
 }
 
 // madeWrite reports an operation that writes, to a resource it names. A

@@ -36,7 +36,7 @@ func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8
 	deduped := analyze.Behind(g, reach, starts, analyze.DedupesAcrossExecutions)
 	claimed := analyze.BehindClaim(g, reach) // a repeat takes the refused branch
 	var billed map[*n8nschema.Node]bool      // found on first need
-	for _, op := range liveOps(pass) {
+	for op := range eachLiveOp(pass) {
 		if !reach[op.Node] || deduped[op.Node] || claimed[op.Node] {
 			continue
 		}

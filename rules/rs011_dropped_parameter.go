@@ -319,7 +319,7 @@ func holdsCondition(v n8nschema.Value) bool {
 		})
 		return found
 	case n8nschema.Array:
-		for _, c := range v.Elems() {
+		for _, c := range v.ElemsSeq() {
 			if holdsCondition(c) {
 				return true
 			}

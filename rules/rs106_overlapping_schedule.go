@@ -141,7 +141,7 @@ short, and RS504 would say so).`,
 				}
 			}
 			var chain []analyze.Factor
-			for _, op := range liveOps(pass) {
+			for op := range eachLiveOp(pass) {
 				if op.Node == slowest.Node {
 					chain = op.Factors
 					break

@@ -101,7 +101,7 @@ for new work. Other APIs get no repair: a header they ignore protects nothing.`,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},
 	Run: func(pass *analyze.Pass) {
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			n := op.Node
 			if !madeWrite(op) || !op.Retried() || op.Paid {
 				continue

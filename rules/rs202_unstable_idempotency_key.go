@@ -35,7 +35,7 @@ item: an order id, a SKU, a hash of the payload.`,
 	Confidence: analyze.High,
 	Tags:       []string{"writes", "retries"},
 	Run: func(pass *analyze.Pass) {
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			n := op.Node
 			if !madeWrite(op) {
 				continue

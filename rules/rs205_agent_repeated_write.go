@@ -58,7 +58,7 @@ person testing sees each tool call.`,
 	Tags:       []string{"writes", "retries", "agents"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !madeWrite(op) || op.Paid || op.Retried() {
 				continue // RS201 speaks for a write n8n retries
 			}

@@ -46,7 +46,7 @@ a report; a note too when only a manual run reaches it.`,
 	Tags:       []string{"writes"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !madeWrite(op) || g.IsSubNode(op.Node) {
 				continue
 			}

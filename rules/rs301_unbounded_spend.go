@@ -42,7 +42,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 	Run: func(pass *analyze.Pass) {
 		timeout := pass.Workflow.Settings.ExecutionTimeout
 		var paces map[*n8nschema.Node]uint8
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !op.OwnerPays() || !op.SpendUnbounded {
 				continue
 			}

@@ -90,7 +90,7 @@ it); without the setting there is no repair, since the right cap depends on the 
 			}
 			return scale
 		}
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			hc, isHTTP := n8nschema.HTTPModelCallOf(op.Node)
 			if !op.OwnerPays() || op.OutputCapped || op.Spec.MaxTokensParam == "" && !isHTTP {
 				continue

@@ -28,7 +28,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		items := max(pass.Options.Items, 1)
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !op.OwnerPays() {
 				continue
 			}
@@ -94,12 +94,12 @@ func runsPerDay(g *analyze.Graph) int {
 		switch t.Type {
 		case n8nschema.TypeScheduleTrigger:
 			iv, _ := t.Param("rule.interval")
-			for _, e := range iv.Elems() {
+			for _, e := range iv.ElemsSeq() {
 				runs += perDay(e.Get("field").Str(), e, map[string]string{"seconds": "secondsInterval", "minutes": "minutesInterval", "hours": "hoursInterval"})
 			}
 		case n8nschema.TypeCron:
 			items, _ := t.Param("triggerTimes.item")
-			for _, e := range items.Elems() {
+			for _, e := range items.ElemsSeq() {
 				switch e.Get("mode").Str() {
 				case "everyMinute":
 					runs += 1440

@@ -41,7 +41,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 	Tags:       []string{"spend", "errors"},
 	Run: func(pass *analyze.Pass) {
 		g := pass.Set.Graph(pass.Workflow)
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			if !op.OwnerPays() || !op.ErrorPath {
 				continue
 			}

@@ -35,7 +35,7 @@ left out: it costs the owner nothing, and once the allowance is used n8n refuses
 	Confidence: analyze.Medium,
 	Tags:       []string{"spend", "timeouts"},
 	Run: func(pass *analyze.Pass) {
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			s := op.Spec
 			if !op.OwnerPays() || s.TimeoutParam == "" || op.MaxOutputTokens == 0 || !op.Retried() {
 				continue

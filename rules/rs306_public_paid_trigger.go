@@ -127,7 +127,7 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 			// A webhook whose runs are an earlier one's (analyze.SameRuns),
 			// which reached no paid call, reaches none either.
 			r := analyze.SameRuns(g, t)
-			own := len(byNode[t]) > 0 // a call at the trigger itself
+			own := byNode.has(t) // a call at the trigger itself
 			if unpaid[r] && !own {
 				continue
 			}

@@ -979,7 +979,7 @@ func derivedFields(g *analyze.Graph, n *n8nschema.Node) *derivedSets {
 			seen[m] = true
 			if m.Type == n8nschema.TypeSet && m.TypeVersion >= 3.2 && !m.Disabled {
 				d := derivedSet{set: m}
-				for _, a := range m.Params().Get("assignments.assignments").Elems() {
+				for _, a := range m.Params().Get("assignments.assignments").ElemsSeq() {
 					v := a.Get("value").Str()
 					name := strings.TrimSpace(strings.TrimPrefix(a.Get("name").Str(), "="))
 					if name != "" && refsResult(v, n, h.n == n) && (!fallbackRE.MatchString(v) || readsPastRE.MatchString(v)) {
@@ -1097,11 +1097,11 @@ func failedOutput(m *n8nschema.Node, reads func(left string) bool) (int, bool) {
 			passes++
 		}
 	}
-	for _, c := range p.Get("conditions.conditions").Elems() { // v2
+	for _, c := range p.Get("conditions.conditions").ElemsSeq() { // v2
 		judge(c.Get("operator.operation").Str(), c.Get("leftValue").Str())
 	}
 	for _, kind := range []string{"string", "number", "boolean", "dateTime"} { // v1
-		for _, c := range p.Get("conditions." + kind).Elems() {
+		for _, c := range p.Get("conditions." + kind).ElemsSeq() {
 			op := c.Get("operation").Str()
 			if op == "" {
 				op = map[string]string{"string": "equal", "number": "smaller", "boolean": "equal", "dateTime": "after"}[kind]
@@ -1128,7 +1128,7 @@ func failedRule(p n8nschema.Value, reads func(left string) bool) (int, bool) {
 	for i, r := range rules {
 		or := r.Get("conditions.combinator").Str() == "or"
 		fails, passes, total := 0, 0, 0
-		for _, c := range r.Get("conditions.conditions").Elems() {
+		for _, c := range r.Get("conditions.conditions").ElemsSeq() {
 			total++
 			if !reads(c.Get("leftValue").Str()) {
 				continue

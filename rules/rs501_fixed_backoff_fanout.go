@@ -93,7 +93,7 @@ The rule reports one note per workflow, at the first such node, naming the other
 			if counted[r] && byNode == nil {
 				byNode = indexOps(ops)
 			}
-			if counted[r] && len(byNode[t]) == 0 {
+			if counted[r] && !byNode.has(t) {
 				continue
 			}
 			no, ok := nothing[r]

@@ -51,7 +51,7 @@ or agent, which this rule leaves to RS101 and RS104; their own retryOnFail n8n i
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries", "rate-limits"},
 	Run: func(pass *analyze.Pass) {
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			n := op.Node
 			k := op.OwnRetries()
 			// With Never Error and Full Response a 429 is an item: no try ends on it.

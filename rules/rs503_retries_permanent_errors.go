@@ -41,7 +41,7 @@ rejected recipient).`,
 	Confidence: analyze.Medium,
 	Tags:       []string{"retries"},
 	Run: func(pass *analyze.Pass) {
-		for _, op := range liveOps(pass) {
+		for op := range eachLiveOp(pass) {
 			n := op.Node
 			k := op.OwnRetries()
 			// A Data Table runs inside n8n: no credential, no status.

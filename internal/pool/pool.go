@@ -22,51 +22,62 @@ import (
 // the panic of its job and takes the next, so no job is left waiting for a
 // dead worker.
 func Each(n int, fn func(i int)) {
-	var (
-		mu      sync.Mutex
-		panicAt = n
-		first   *Panic
-	)
-	run := func(i int) {
-		defer func() {
-			if r := recover(); r != nil {
-				p, ok := r.(*Panic) // a nested Each's: keep its stack
-				if !ok {
-					p = &Panic{Value: r, Stack: debug.Stack()}
-				}
-				mu.Lock()
-				if i < panicAt {
-					panicAt, first = i, p
-				}
-				mu.Unlock()
-			}
-		}()
-		fn(i)
-	}
+	// One allocation holds what the workers share; the jobs are many
+	// (two or three pools per group of workflows) and most are small.
+	e := &each{fn: fn, n: n, panicAt: n}
 	if workers := min(runtime.GOMAXPROCS(0), n); workers <= 1 {
 		for i := range n {
-			run(i)
+			e.run(i)
 		}
 	} else {
-		var next atomic.Int64
-		work := func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				run(i)
-			}
-		}
 		// The caller is one of the workers: its stack has already grown,
 		// where a new goroutine starts small and copies its stack as it
 		// grows (the rules' pool runs once per audit).
-		var wg sync.WaitGroup
 		for range workers - 1 {
-			wg.Go(work)
+			e.wg.Go(e.work)
 		}
-		work()
-		wg.Wait()
+		e.work()
+		e.wg.Wait()
 	}
-	if first != nil {
-		panic(first)
+	if e.first != nil {
+		panic(e.first)
 	}
+}
+
+// each is one call of Each.
+type each struct {
+	fn      func(i int)
+	n       int
+	next    atomic.Int64 // the next job a worker takes
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	panicAt int // the lowest index that panicked (n: none)
+	first   *Panic
+}
+
+// work runs the jobs not yet taken until none is left.
+func (e *each) work() {
+	for i := int(e.next.Add(1) - 1); i < e.n; i = int(e.next.Add(1) - 1) {
+		e.run(i)
+	}
+}
+
+// run runs job i, keeping its panic if it is the lowest index's so far.
+func (e *each) run(i int) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, ok := r.(*Panic) // a nested Each's: keep its stack
+			if !ok {
+				p = &Panic{Value: r, Stack: debug.Stack()}
+			}
+			e.mu.Lock()
+			if i < e.panicAt {
+				e.panicAt, e.first = i, p
+			}
+			e.mu.Unlock()
+		}
+	}()
+	e.fn(i)
 }
 
 // Panic is what Each raises when a job panicked: the job's panic value and
