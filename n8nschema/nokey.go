@@ -19,7 +19,10 @@ import "strings"
 // Any header, query or body entry whose name is an expression or reads as
 // a key (key, auth, token), headers or a query written as JSON that may
 // hold one, and a URL that names one, leave the node unjudged, whether or
-// not the node sends them.
+// not the node sends them; so do a user:password@ in the URL (basic
+// authentication), a client certificate (provideSslCertificates: V3
+// L170-173 reads httpSslAuth whatever the authentication) and, for an API
+// other than a model's, a body that names a key, a password or a secret.
 func noKey(n *Node) (Refusal, bool) {
 	if strings.TrimSuffix(n.Type, "Tool") != TypeHTTPRequest {
 		return Refusal{}, false
