@@ -2,9 +2,9 @@ package analyze
 
 import "github.com/stormcheck/stormcheck/n8nschema"
 
-// keepsCredentials reports an export in which some node names a
+// KeepsCredentials reports an export in which some node names a
 // credential: one whose credentials were not all taken out.
-func (g *Graph) keepsCredentials() bool {
+func (g *Graph) KeepsCredentials() bool {
 	for _, nd := range g.Nodes {
 		if len(nd.Credentials) > 0 {
 			return true
@@ -20,5 +20,5 @@ func (g *Graph) keepsCredentials() bool {
 // L223-233, "Node does not have any credentials set").
 func (g *Graph) LacksCredential(n *n8nschema.Node) (string, bool) {
 	c, ok := n8nschema.MissingCredential(n)
-	return c, ok && g.keepsCredentials()
+	return c, ok && g.KeepsCredentials()
 }

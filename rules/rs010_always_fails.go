@@ -120,8 +120,9 @@ node on a path an enabled trigger reaches:
   its credentials block is ignored, and the API answers 401 and bills nothing; the same for any other API at a
   real host (not a placeholder or an expression) when the node holds a credential it does not read, since the
   owner made that credential because the API asks for one (a note when the credential is a template's blank:
-  choosing one under Authentication mends it); an HTTP Request that ignores error statuses (Never Error, Ignore
-  Response Code) does not fail and is not reported;
+  choosing one under Authentication mends it, and when the export names no credential on any node and is not
+  shown active: shared without its credentials, the owner sets the key up first); an HTTP Request that ignores
+  error statuses (Never Error, Ignore Response Code) does not fail and is not reported;
 - an HTTP Request v2 or later whose authentication is a value it does not offer (v1's "oAuth2" or
   "headerAuth", kept by an export or written by hand): n8n keeps the stored value, builds a request only for
   none, a predefined or a generic credential type (or, from v3, under pagination), and throws "Cannot read
@@ -742,7 +743,7 @@ so an active export beside it stays a note.`,
 			}
 			// The URL and the key are refused first: a live model alone
 			// would not make the call work.
-			fix, blankUnread := "", false
+			fix, blankUnread, keyless := "", false, false
 			switch {
 			case n8nschema.LiteralURL(n):
 				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
@@ -757,6 +758,11 @@ so an active export beside it stays a note.`,
 					// The owner who fills the template's credential in picks
 					// it under an Authentication, which mends this.
 					blankUnread = templateCredentials(n)
+				} else if kw, _ := n8nschema.NoKeyWhy(n); strings.Contains(given, kw) && !g.KeepsCredentials() && analyze.RunStateOf(w) != analyze.RunShown {
+					// An export with no credential on any node, not shown
+					// published: shared with its credentials taken out, so
+					// the owner sets the key up before any run.
+					keyless = true
 				}
 			}
 			if fix != "" {
@@ -903,6 +909,10 @@ so an active export beside it stays a note.`,
 			}
 			if w.ParametersLost {
 				d.Severity = analyze.Note
+			}
+			if keyless {
+				d.Severity = analyze.Note
+				d.Message += "; the export names no credential on any node and does not show the workflow active: shared without its credentials, it holds until the owner sets the key up"
 			}
 			if blankUnread {
 				d.Severity = analyze.Note
