@@ -30,7 +30,9 @@ n8n-workflow dist/cjs/workflow-data-proxy.js getDataProxy) or the keys n8n-core 
 $secrets, $executionId, $resumeWebhookUrl: dist/execution-engine/node-execution-context/utils/get-additional-keys.js;
 $credentials, $version, $request, $response and $pageCount in a request's routing and pagination:
 dist/execution-engine/routing-node.js). A template for another engine ("{{name}}" for SendGrid's or Postmark's
-Handlebars, a prompt that asks a model to fill "{{placeholder}}") reads none, and is not reported.
+Handlebars, a prompt that asks a model to fill "{{placeholder}}") reads none, and is not reported; nor is one
+quoted in backticks, as code in prose (a system message that tells the model "the notes come from
+`{{ $('Notes').item.json.text }}`").
 It is a warning when the node calls out of n8n (an HTTP Request, an app node), a run other than a person's
 from the editor reaches it and does its work (as RS011 reads it: not in an archived workflow, not only past a
 node that fails on every run or does none of its work, which RS010 names), and the value decides where the
@@ -364,7 +366,11 @@ func n8nExpr(s string) (string, bool) {
 			return "", false
 		}
 		end := start + 2 + e + 2
-		if n8nVarRE.MatchString(s[start+2 : end-2]) {
+		// In backticks, as code in prose (a prompt that tells the model
+		// where a value comes from), the braces are quoted, not a value
+		// the author meant n8n to put there.
+		quoted := start > 0 && s[start-1] == '`' && end < len(s) && s[end] == '`'
+		if !quoted && n8nVarRE.MatchString(s[start+2:end-2]) {
 			return s[start:end], true
 		}
 		i = end
