@@ -31,8 +31,8 @@ $secrets, $executionId, $resumeWebhookUrl: dist/execution-engine/node-execution-
 $credentials, $version, $request, $response and $pageCount in a request's routing and pagination:
 dist/execution-engine/routing-node.js). A template for another engine ("{{name}}" for SendGrid's or Postmark's
 Handlebars, a prompt that asks a model to fill "{{placeholder}}") reads none, and is not reported; nor is one
-quoted in backticks, as code in prose (a system message that tells the model "the notes come from
-`{{ $('Notes').item.json.text }}`").
+quoted in backticks, as code in prose (a system message that tells the model the notes come from
+{{ $('Notes').item.json.text }} written between two backticks).
 It is a warning when the node calls out of n8n (an HTTP Request, an app node), a run other than a person's
 from the editor reaches it and does its work (as RS011 reads it: not in an archived workflow, not only past a
 node that fails on every run or does none of its work, which RS010 names), and the value decides where the
