@@ -114,8 +114,10 @@ one file), the finding is a note: the person who clicked sees the failure in the
 same node type runs from its error output, directly or through an Edit Fields or No Op, is that write's fallback (the create-or-edit idiom: a
 GitHub "Edit a file" whose error output creates the file it did not find, or a create whose error output edits the
 file that is already there): n8n sends it only the items the first write failed on (handleNodeErrorOutput), so its
-own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing. A write
-that something else feeds too (a loop that runs the create beside the edit) is no fallback: it fails on its own items as well.`,
+own failure alone is what the idiom expects of the other case, and the finding names the hazard as both failing. So it is
+when the node before the first write feeds the fallback the same items too (a loop that runs the create beside the edit:
+an item is lost only when both fail); a write that anything else feeds (the first write's success output, another source)
+is no fallback, since its failures there lose items no other write holds.`,
 	Fix:        "Use onError continueErrorOutput and wire the error output to a handler, or check the output for an error item before using it",
 	FixDoc:     "None: turning continueOnFail off stops the workflow on errors it meant to pass over; the handling it lacks must be designed.",
 	Severity:   analyze.Warning,
@@ -320,12 +322,14 @@ that something else feeds too (a loop that runs the create beside the edit) is n
 // nil when no such write's error output leads to n: an alert that a
 // failed write's error output posts elsewhere is a handler, which the
 // finding words as the only record of the failure. nil too when n also
-// runs for items no failure sent it (a loop that feeds the create beside
-// the edit): there its failures are its own, not a fallback's.
+// runs for items no failure sent it and the first write does not get
+// (its success output, another source); a node that feeds both alike
+// (a loop that runs the create beside the edit) leaves it a fallback.
 func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
 	var first *n8nschema.Node
+	var beside []*n8nschema.Node // other feeders: each must feed the first write the same items
 	for h := 0; h < len(queue); h++ {
 		if h == maxLoopBack {
 			return nil // inputs left unread: not known to be a fallback
@@ -343,9 +347,7 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 			}
 			// A disabled node passes its input on (workflow-execute.js
 			// handleDisabledNode), as an Edit Fields or a No Op hands the
-			// item on; anything else feeds n items no failure sent it
-			// (a loop that runs the create beside the edit, the first
-			// write's own success output): there n's failures are its own.
+			// item on.
 			switch {
 			case m.Disabled, m.Type == n8nschema.TypeSet, m.Type == n8nschema.TypeNoOp:
 				if !seen[m] {
@@ -353,11 +355,35 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 					queue = append(queue, m)
 				}
 			default:
-				return nil
+				beside = append(beside, m)
 			}
 		}
 	}
+	if first == nil {
+		return nil
+	}
+	// A node that feeds n and the first write alike (a loop that runs
+	// the create beside the edit) hands n items the first write also
+	// gets: one is lost only when both fail, so n's own failures there
+	// (the file is already there) are the idiom's too. Anything else
+	// (the first write's own success output, another source) feeds n
+	// items no failure sent it.
+	for _, m := range beside {
+		if m == first || !feeds(g, m, first) {
+			return nil
+		}
+	}
 	return first
+}
+
+// feeds reports a main connection from m to n.
+func feeds(g *analyze.Graph, m, n *n8nschema.Node) bool {
+	for _, e := range g.OutOfType(m, analyze.ConnMain) {
+		if e.To == n && !e.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // writeAfter returns the first node after n (main connections, at most
