@@ -44,14 +44,12 @@ func ItemsMultiplied(g *Graph) map[*n8nschema.Node]*n8nschema.Node {
 
 // oneItem reports a node that hands on one item however many it gets: an
 // Aggregate or a Summarize (one item of all, with no field to split by),
-// a Limit to one, a node set to execute once. A node after it runs once
-// a run, not once per record. (A disabled node passes its items on.)
+// a Limit to one. A node after it runs once a run, not once per record.
+// (A disabled node passes its items on; a node set to execute once runs
+// once, but may still answer with many items.)
 func oneItem(n *n8nschema.Node) bool {
 	if n.Disabled {
 		return false
-	}
-	if n.ExecuteOnce {
-		return true
 	}
 	switch n.Type {
 	case "n8n-nodes-base.aggregate":
@@ -74,6 +72,7 @@ func MultipliedBy(g *Graph, m map[*n8nschema.Node]*n8nschema.Node, n *n8nschema.
 	if len(m) == 0 {
 		return nil
 	}
+	seen := map[*n8nschema.Node]bool{n: true}
 	level := []*n8nschema.Node{n}
 	for depth := 0; len(level) > 0 && depth <= maxRootLevel; depth++ {
 		var next []*n8nschema.Node
@@ -81,7 +80,12 @@ func MultipliedBy(g *Graph, m map[*n8nschema.Node]*n8nschema.Node, n *n8nschema.
 			if by := m[x]; by != nil {
 				return by
 			}
-			next = append(next, g.Roots(x)...)
+			for _, r := range g.Roots(x) {
+				if !seen[r] { // tools of tools share roots: each once
+					seen[r] = true
+					next = append(next, r)
+				}
+			}
 		}
 		level = next
 	}

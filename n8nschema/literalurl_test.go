@@ -93,12 +93,32 @@ func TestNoKey(t *testing.T) {
 		{`{"typeVersion":4.2,"parameters":{"url":"https://mtls.bank.co.uk/pay"},"credentials":{"httpSslAuth":{"id":"1"}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.acme.io/login","sendBody":true,"specifyBody":"json","jsonBody":"{\"user\":\"a\",\"password\":\"b\"}"},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{"url":"https://api.acme.io/v1/orders"},"credentials":{"httpHeaderAuth":null}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.acme.io/v1/orders","sendHeaders":true,"headerParameters":{"parameters":[{"name":"Cookie","value":"sid=1"}]}},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
+		{`{"typeVersion":4.2,"parameters":{"url":"https://api.acme.io/v1/orders","sendQuery":true,"queryParameters":{"parameters":[{"name":"password","value":"p"}]}},"credentials":{"httpHeaderAuth":{"id":"1"}}}`, ""},
 	} {
 		node := strings.Replace(c.node, `{`, `{"name":"n","type":"n8n-nodes-base.httpRequest",`, 1)
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+node+`],"connections":{}}`)))
 		r, refused := noKey(f.Workflows[0].Nodes[0])
 		if refused != (c.why != "") || !strings.Contains(r.Why, c.why) || refused && (!r.Fails || r.NoCall) {
 			t.Errorf("%s: refused %v, fails %v (%s); want %q", node, refused, r.Fails, r.Why, c.why)
+		}
+	}
+}
+
+// TestURLHost: the host of a literal URL, never the user and password
+// before it, whatever they hold ("@" in a password too).
+func TestURLHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://api.acme.io/v1?x=1":            "api.acme.io",
+		"http://api.acme.io:8080/v1":            "api.acme.io:8080",
+		"https://bob:s3cret@api.acme.io/v1":     "api.acme.io",
+		"https://bob:p@ss@w0rd@api.acme.io/v1":  "api.acme.io",
+		"https://bob:p@ss@api.acme.io?next=a@b": "api.acme.io",
+		"={{ $json.url }}":                      "",
+		"https://{{ $json.host }}/v1":           "",
+	} {
+		if got := URLHost(in); got != want {
+			t.Errorf("URLHost(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -64,13 +64,13 @@ func noKey(n *Node) (Refusal, bool) {
 		}
 		for _, e := range l.ElemsSeq() {
 			name := e.Get("name")
-			if name.Kind() != String || name.IsExpr() || strings.Contains(name.Str(), "{{") || keyName(name.Str()) {
+			if name.Kind() != String || name.IsExpr() || strings.Contains(name.Str(), "{{") || secretName(name.Str()) {
 				return Refusal{}, false
 			}
 		}
 	}
 	for _, p := range [...]string{"jsonHeaders", "headerParametersJson", "jsonQuery", "queryParametersJson"} {
-		if v, ok := n.Param(p); ok && (v.Kind() != String || strings.Contains(v.Str(), "{{") || keyName(v.Str())) {
+		if v, ok := n.Param(p); ok && (v.Kind() != String || strings.Contains(v.Str(), "{{") || secretName(v.Str())) {
 			return Refusal{}, false
 		}
 	}
@@ -105,8 +105,9 @@ func noKey(n *Node) (Refusal, bool) {
 
 // UnreadCredentials returns the credential types a node's export holds a
 // credential for (not a null entry, which names none) that its
-// authentication "none" leaves unread: every one but httpSslAuth, which
-// the node reads for a client certificate whatever its authentication.
+// authentication "none" leaves unread: every one but httpSslAuth, a client
+// certificate, which carries no key and which the node reads, apart from
+// its authentication, when provideSslCertificates is set.
 func UnreadCredentials(n *Node) []string {
 	var out []string
 	creds := n.Field("credentials")
@@ -132,8 +133,8 @@ func URLHost(url string) string {
 	if strings.Contains(rest, "{{") {
 		return ""
 	}
-	if _, after, ok := strings.Cut(rest, "@"); ok {
-		rest = after
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:] // a password may hold "@": the host follows the last
 	}
 	return rest
 }
@@ -169,6 +170,18 @@ func realHost(url string) string {
 // CredentialField reports a header, query or body field name that reads
 // as one carrying a key (key, auth, token).
 func CredentialField(s string) bool { return keyName(s) }
+
+// secretName reports a header or query name (or their JSON text) that
+// may carry any secret a request authenticates by: a key (keyName), a
+// password, a secret, a cookie or a session. (A body's text is read for
+// keys, passwords and secrets alone: "sessions" is a metric there.)
+func secretName(s string) bool {
+	if keyName(s) {
+		return true
+	}
+	s = strings.ToLower(s)
+	return strings.Contains(s, "password") || strings.Contains(s, "secret") || strings.Contains(s, "cookie") || strings.Contains(s, "session")
+}
 
 // keyName reports a name (or JSON text) that may carry a key: it holds
 // "key", "auth" or "token" in any case.

@@ -157,7 +157,7 @@ func BlankLocator(n *Node) (string, bool) {
 		}
 		val, _ := v.field("value")
 		mode, _ := v.field("mode")
-		if BlankID(val.Str(), mode.Str() == "name") {
+		if !unsentTarget(n, k) && BlankID(val.Str(), mode.Str() == "name") {
 			param, found = k, true
 			return false
 		}

@@ -749,6 +749,9 @@ so an active export beside it stays a note.`,
 				fix = fmt.Sprintf("Start the URL of %q with \"=\" so that n8n evaluates its {{ }}", n.Name)
 			case n8nschema.NoKey(n):
 				fix = fmt.Sprintf("Set the Authentication of %q to the provider's credential (Predefined Credential Type), or send the key in a header", n.Name)
+				if n.TypeVersion < 2 {
+					fix = fmt.Sprintf("Set the Authentication of %q to Header Auth with the provider's key, or send the key in a header", n.Name)
+				}
 				if kw, _ := n8nschema.NoKeyWhy(n); len(n8nschema.UnreadCredentials(n)) > 0 && strings.Contains(given, kw) {
 					held := n8nschema.UnreadCredentials(n)[0]
 					fix = fmt.Sprintf("Set the Authentication of %q to the type of the credential it holds, %q (Predefined Credential Type for a provider's, Generic Credential Type for a header, query or basic one)", n.Name, held)

@@ -30,8 +30,8 @@ n8n-workflow dist/cjs/workflow-data-proxy.js getDataProxy) or the keys n8n-core 
 $secrets, $executionId, $resumeWebhookUrl: dist/execution-engine/node-execution-context/utils/get-additional-keys.js;
 $credentials, $version, $request, $response and $pageCount in a request's routing and pagination:
 dist/execution-engine/routing-node.js). A template for another engine ("{{name}}" for SendGrid's or Postmark's
-Handlebars, a prompt that asks a model to fill "{{placeholder}}") reads none, and is not reported; nor is one
-quoted in backticks, as code in prose (a system message that tells the model the notes come from
+Handlebars, a prompt that asks a model to fill "{{placeholder}}") reads none, and is not reported; nor is one a
+model's prompt quotes in backticks, as code in prose (a system message that tells the model the notes come from
 {{ $('Notes').item.json.text }} written between two backticks).
 It is a warning when the node calls out of n8n (an HTTP Request, an app node), a run other than a person's
 from the editor reaches it and does its work (as RS011 reads it: not in an archived workflow, not only past a
@@ -189,6 +189,9 @@ func literalExpressions(n *n8nschema.Node) []literal {
 	base, _ := strings.CutSuffix(n.Type, "Tool")
 	rendered := renderedKeys[base]
 	skipText := promptFromChat(n)
+	// A model's prompt may quote an expression in backticks for the model
+	// to read (n8nExpr); a message to a person does not.
+	prompt := strings.HasPrefix(n.Type, "@n8n/n8n-nodes-langchain.")
 	var out []literal
 	n.Params().Walk(func(rel string, v n8nschema.Value) {
 		if v.Kind() != n8nschema.String || v.IsExpr() {
@@ -202,7 +205,7 @@ func literalExpressions(n *n8nschema.Node) []literal {
 		if codeKeys[key] || slices.Contains(rendered, key) || skipText && rel == "text" {
 			return
 		}
-		expr, ok := n8nExpr(v.Str())
+		expr, ok := n8nExpr(v.Str(), prompt)
 		if !ok {
 			return
 		}
@@ -353,8 +356,8 @@ func unsentBody(n *n8nschema.Node, lits []literal) []literal {
 }
 
 // n8nExpr returns the first {{ … }} of s whose text reads one of n8n's
-// variables.
-func n8nExpr(s string) (string, bool) {
+// variables; in a model's prompt (prompt), not one quoted in backticks.
+func n8nExpr(s string, prompt bool) (string, bool) {
 	for i := 0; ; {
 		k := strings.Index(s[i:], "{{")
 		if k < 0 {
@@ -369,7 +372,7 @@ func n8nExpr(s string) (string, bool) {
 		// In backticks, as code in prose (a prompt that tells the model
 		// where a value comes from), the braces are quoted, not a value
 		// the author meant n8n to put there.
-		quoted := start > 0 && s[start-1] == '`' && end < len(s) && s[end] == '`'
+		quoted := prompt && start > 0 && s[start-1] == '`' && end < len(s) && s[end] == '`'
 		if !quoted && n8nVarRE.MatchString(s[start+2:end-2]) {
 			return s[start:end], true
 		}

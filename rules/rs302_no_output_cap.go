@@ -77,8 +77,9 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
 		var reach, scale map[*n8nschema.Node]bool
-		var listed map[*n8nschema.Node]*n8nschema.Node // ItemsMultiplied, on first need
-		unpaced := func() map[*n8nschema.Node]bool {   // read once, on first need
+		var listed map[*n8nschema.Node]*n8nschema.Node // ItemsMultiplied, on first need (often nil)
+		listedDone := false
+		unpaced := func() map[*n8nschema.Node]bool { // read once, on first need
 			if reach == nil {
 				reach = unpacedReach(pass, false)
 			}
@@ -130,8 +131,8 @@ it); without the setting there is no repair, since the right cap depends on the 
 					// Counted per item of a run of its workflow: a list
 					// before the call runs it once per record.
 					g := pass.Set.Graph(op.Workflow)
-					if listed == nil {
-						listed = analyze.ItemsMultiplied(g)
+					if !listedDone {
+						listed, listedDone = analyze.ItemsMultiplied(g), true
 					}
 					if m := analyze.MultipliedBy(g, listed, op.Node); m != nil {
 						why += fmt.Sprintf("; more when a run of its workflow hands it several items: %q may pass on many", m.Name)

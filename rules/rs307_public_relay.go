@@ -24,7 +24,9 @@ a key set from a read), or an AI Agent behind the trigger has a send tool whose 
 the model fills in ($fromAI) from the caller's message (not an agent whose prompt names the owner's own address and no
 address of the caller's), then anyone can make the owner's mailbox or number send to any
 address they choose: spam and phishing sent as the owner, the domain's reputation and the account's standing lost,
-and for texts and calls a bill per message. The rule reports the sending node. A recipient that is fixed (a literal,
+and for texts and calls a bill per message. The rule reports the sending node. A mail whose every other value is
+literal (a fixed notice: the stranger picks only where it goes) is a note: unwanted mail from the owner's account,
+not the stranger's words; a text or a call stays as loud, since each one is billed. A recipient that is fixed (a literal,
 the instance's variables, a Set node's literal), read from the owner's own records (a row looked up by an id, a
 directory of the team's people) or the bot's answer to the sender is left out: a stranger can then only fill the
 owner's inbox, which RS306 and RS402 speak of. So are the webhooks RS306 leaves out: one the workflow reads as called by a
@@ -132,7 +134,11 @@ row, a log).`,
 				all = append(all, found{t: t, rd: rd, sev: relaySeverity(w, t, exp, false)})
 			}
 			for _, r := range relays {
-				all = append(all, found{t: t, r: r, sev: relaySeverity(w, t, exp, r.PerMessage)})
+				sev := relaySeverity(w, t, exp, r.PerMessage)
+				if fixedText(r) {
+					sev = analyze.Note // unwanted mail, not the stranger's words
+				}
+				all = append(all, found{t: t, r: r, sev: sev})
 			}
 		}
 		// One finding a sending node: the loudest trigger's, the first
@@ -181,6 +187,9 @@ func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay)
 		sends, send, whom, harm = "places a phone call", "call", "number", "calls placed as the owner, each one billed to the owner's account"
 	case r.PerMessage:
 		sends, whom, harm = "sends a text message", "number", "spam sent as the owner, each one billed to the owner's account"
+	}
+	if fixedText(r) {
+		harm = "its text is fixed, so a stranger picks only where it goes: unwanted mail from the owner's account"
 	}
 	x := strings.Trim(strings.TrimSpace(strings.TrimPrefix(r.Recipient, "=")), `"' `)
 	to := fmt.Sprintf("to %q, taken from the request", x)
@@ -266,4 +275,21 @@ func triggerKind(t *n8nschema.Node) (kind, who string) {
 		kind, who = botKind(t), "anyone who finds the bot and writes to it"
 	}
 	return kind, who
+}
+
+// fixedText reports a relay whose message (not a text billed per message,
+// not a call) has nothing but its recipient computed: every other value
+// of the node is a literal, so the stranger picks where a fixed notice
+// goes, not what it says.
+func fixedText(r analyze.OpenRelay) bool {
+	if r.PerMessage || r.Call || r.Agent != nil {
+		return false
+	}
+	fixed := true
+	r.Node.Params().Walk(func(_ string, v n8nschema.Value) {
+		if fixed && v.Kind() == n8nschema.String && v.IsExpr() && v.Str() != r.Recipient {
+			fixed = false
+		}
+	})
+	return fixed
 }

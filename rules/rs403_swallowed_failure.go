@@ -330,11 +330,15 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 	queue := []*n8nschema.Node{n}
 	var first *n8nschema.Node
 	var beside []*n8nschema.Node // other feeders: each must feed the first write the same items
+	reads := 0
 	for h := 0; h < len(queue); h++ {
 		if h == maxLoopBack {
 			return nil // inputs left unread: not known to be a fallback
 		}
 		for _, e := range g.InOfType(queue[h], analyze.ConnMain) {
+			if reads++; reads > 4*maxLoopBack {
+				return nil // as many inputs as that: not the idiom, and not read on
+			}
 			m := e.From
 			if e.Error {
 				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
@@ -376,10 +380,15 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 	return first
 }
 
-// feeds reports a main connection from m to n.
+// feeds reports a main connection from m to n, read from n's inputs (at
+// most 4 × maxLoopBack of them: a fallback's first write has a few).
 func feeds(g *analyze.Graph, m, n *n8nschema.Node) bool {
-	for _, e := range g.OutOfType(m, analyze.ConnMain) {
-		if e.To == n && !e.Error {
+	in := g.InOfType(n, analyze.ConnMain)
+	if len(in) > 4*maxLoopBack {
+		return false
+	}
+	for _, e := range in {
+		if e.From == m && !e.Error {
 			return true
 		}
 	}
