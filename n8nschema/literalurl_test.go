@@ -65,6 +65,9 @@ func TestNoKey(t *testing.T) {
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi"}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"authentication":"genericCredentialType","genericAuthType":"httpHeaderAuth"}}`, ""},
 		{`{"typeVersion":1,"parameters":{"requestMethod":"POST","url":"https://api.openai.com/v1/embeddings","authentication":"headerAuth"}}`, ""},
+		// v3's header list on a v1 node is dropped at load (RS011): its key never goes.
+		{`{"typeVersion":1,"parameters":{"requestMethod":"POST","url":"https://api.openai.com/v1/embeddings","sendHeaders":true,"headerParameters":{"parameters":[{"name":"Authorization","value":"Bearer k"}]}}}`, `it calls api.openai.com with no key`},
+		{`{"typeVersion":1,"parameters":{"requestMethod":"POST","url":"https://api.openai.com/v1/embeddings","headerParametersUi":{"parameter":[{"name":"Authorization","value":"Bearer k"}]}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Authorization","value":"=Bearer {{ $env.KEY }}"}]}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"sendHeaders":true,"headerParameters":{"parameters":[{"name":"={{ $json.h }}","value":"x"}]}}}`, ""},
 		{`{"typeVersion":4.2,"parameters":{` + openai + `,"sendHeaders":true,"specifyHeaders":"json","jsonHeaders":"={{ $json.headers }}"}}`, ""},

@@ -55,9 +55,21 @@ func noKey(n *Node) (Refusal, bool) {
 	if q := strings.IndexByte(url, '?'); q >= 0 && strings.Contains(url[q:], "{{") {
 		return Refusal{}, false // a query an expression builds
 	}
+	// A list the node's version does not have is dropped when n8n loads
+	// the workflow (RS011): a key there is never sent.
+	var dropped map[string]bool
+	for _, d := range DroppedParams(n) {
+		if dropped == nil {
+			dropped = map[string]bool{}
+		}
+		dropped[d.Name] = true
+	}
 	for _, list := range [...]string{"headerParameters.parameters", "headerParametersUi.parameter",
 		"queryParameters.parameters", "queryParametersUi.parameter",
 		"bodyParameters.parameters", "bodyParametersUi.parameter"} {
+		if top, _, _ := strings.Cut(list, "."); dropped[top] {
+			continue
+		}
 		l, ok := n.Param(list)
 		if ok && l.Kind() != Array {
 			return Refusal{}, false
@@ -70,7 +82,7 @@ func noKey(n *Node) (Refusal, bool) {
 		}
 	}
 	for _, p := range [...]string{"jsonHeaders", "headerParametersJson", "jsonQuery", "queryParametersJson"} {
-		if v, ok := n.Param(p); ok && (v.Kind() != String || strings.Contains(v.Str(), "{{") || secretName(v.Str())) {
+		if v, ok := n.Param(p); ok && !dropped[p] && (v.Kind() != String || strings.Contains(v.Str(), "{{") || secretName(v.Str())) {
 			return Refusal{}, false
 		}
 	}
