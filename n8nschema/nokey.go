@@ -135,33 +135,37 @@ func UnreadCredentials(n *Node) []string {
 // does not start with a literal scheme and host. A user:password@ before
 // the host is left out: never report credentials in a URL.
 func URLHost(url string) string {
-	_, rest, ok := strings.Cut(url, "://")
-	if !ok || strings.HasPrefix(url, "{{") {
+	if strings.HasPrefix(url, "{{") {
 		return ""
 	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	if strings.Contains(rest, "{{") {
+	auth, ok := urlAuthority(url)
+	if !ok || strings.Contains(auth, "{{") {
 		return ""
 	}
-	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		rest = rest[at+1:] // a password may hold "@": the host follows the last
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		auth = auth[at+1:] // a password may hold "@": the host follows the last
 	}
-	return rest
+	return auth
 }
 
 // userInfo reports a literal URL that names a user (and password) before
 // its host: the request sends them as basic authentication.
 func userInfo(url string) bool {
+	auth, ok := urlAuthority(url)
+	return ok && strings.Contains(auth, "@")
+}
+
+// urlAuthority returns what stands between a URL's "://" and its path,
+// query or fragment: [user[:password]@]host[:port].
+func urlAuthority(url string) (string, bool) {
 	_, rest, ok := strings.Cut(url, "://")
 	if !ok {
-		return false
+		return "", false
 	}
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		rest = rest[:i]
 	}
-	return strings.Contains(rest, "@")
+	return rest, true
 }
 
 // realHost returns the host of a URL that starts with a literal http(s)

@@ -148,16 +148,8 @@ func BlankTarget(n *Node) (string, bool) {
 // nothing that must exist.
 func BlankLocator(n *Node) (string, bool) {
 	param, found := "", false
-	n.Params().Each(func(k string, v Value) bool {
-		if v.Kind() != Object {
-			return true
-		}
-		if rl, _ := v.field("__rl"); !rl.True() {
-			return true
-		}
-		val, _ := v.field("value")
-		mode, _ := v.field("mode")
-		if !unsentTarget(n, k) && BlankID(val.Str(), mode.Str() == "name") {
+	EachTarget(n, func(k, s string, nameMode bool) bool {
+		if v, _ := n.Param(k); v.Kind() == Object && BlankID(s, nameMode) {
 			param, found = k, true
 			return false
 		}

@@ -752,8 +752,10 @@ so an active export beside it stays a note.`,
 				if n.TypeVersion < 2 {
 					fix = fmt.Sprintf("Set the Authentication of %q to Header Auth with the provider's key, or send the key in a header", n.Name)
 				}
-				if kw, _ := n8nschema.NoKeyWhy(n); len(n8nschema.UnreadCredentials(n)) > 0 && strings.Contains(given, kw) {
-					held := n8nschema.UnreadCredentials(n)[0]
+				kw, _ := n8nschema.NoKeyWhy(n)
+				ours := strings.Contains(given, kw) // the refusal given is noKey's
+				if unread := n8nschema.UnreadCredentials(n); len(unread) > 0 && ours {
+					held := unread[0]
 					fix = fmt.Sprintf("Set the Authentication of %q to the type of the credential it holds, %q (Predefined Credential Type for a provider's, Generic Credential Type for a header, query or basic one)", n.Name, held)
 					if n.TypeVersion < 2 {
 						fix = fmt.Sprintf("Set the Authentication of %q to the kind of the credential it holds, %q (Basic Auth, Digest Auth, Header Auth, Query Auth, OAuth1 or OAuth2)", n.Name, held)
@@ -761,7 +763,7 @@ so an active export beside it stays a note.`,
 					// The owner who fills the template's credential in picks
 					// it under an Authentication, which mends this.
 					blankUnread = templateCredentials(n)
-				} else if kw, _ := n8nschema.NoKeyWhy(n); strings.Contains(given, kw) && !g.KeepsCredentials() && analyze.RunStateOf(w) != analyze.RunShown {
+				} else if ours && !g.KeepsCredentials() && analyze.RunStateOf(w) != analyze.RunShown {
 					// An export with no credential on any node, not shown
 					// published: shared with its credentials taken out, so
 					// the owner sets the key up before any run.
