@@ -308,13 +308,13 @@ func (g *Graph) errorItemRead(i int) (string, bool) {
 	if l, ok := nd.Param("language"); ok && nd.TypeVersion >= 2 && (l.Kind() != n8nschema.String || l.Str() != "javaScript") {
 		return "", false
 	}
-	from := ""
+	from, fromAt := "", -1
 	if !g.everyMainInput(i, func(e *Edge) bool {
 		if e.Error || !g.handsErrorItem(int(e.from)) {
 			return false
 		}
 		if from == "" {
-			from = e.From.Name
+			from, fromAt = e.From.Name, int(e.from)
 		}
 		return true
 	}) {
@@ -352,7 +352,11 @@ func (g *Graph) errorItemRead(i int) (string, bool) {
 		if parse {
 			why, how = "its code parses "+read+", which the error items lack (JSON.parse(undefined))", "SyntaxError"
 		}
-		return why + ": " + strconv.Quote(from) + " fails on every item and continues, handing on {error: ...} in place of its answer, so the code throws a " + how + " on every run", true
+		msg := why + ": " + strconv.Quote(from) + " fails on every item and continues, handing on {error: ...} in place of its answer, so the code throws a " + how + " on every run"
+		if r, _ := g.refused(fromAt); r.Why != "" {
+			msg += " (" + from + ": " + r.Why + ")" // the node continues, so no finding of its own says why
+		}
+		return msg, true
 	}
 	return "", false
 }
