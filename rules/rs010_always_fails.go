@@ -1244,8 +1244,9 @@ func faultsBehind(pass *analyze.Pass, g *analyze.Graph, behind []*n8nschema.Node
 // and a workflow with no trigger has none to stop.
 func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 	n := g.Unloadable[0]
-	byHand, other, firing := false, called, false
+	byHand, other, firing, onError := false, called, false, false
 	for _, m := range g.Nodes {
+		onError = onError || m.Type == n8nschema.TypeErrorTrigger && !m.Disabled
 		switch {
 		case m.Disabled:
 		case analyze.ByHand(m):
@@ -1320,7 +1321,13 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 			d.Message += also
 		}
 	}
-	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
+	if onError {
+		// An error workflow runs unpublished; what it loses is every report
+		// of the workflows that name it.
+		d.Message += ": n8n cannot build the workflow, so every run fails before any node runs, and the failures of the workflows that name it as their error workflow are reported nowhere"
+	} else {
+		d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
+	}
 	// The Workflow constructor's type look-up calls endsWith on the type
 	// (n8n/dist/node-types.js resolveBaseName); 2.41.1's structure check
 	// wants a type that is a string (n8n-workflow
