@@ -379,6 +379,10 @@ type Loop struct {
 	// or "time" (a condition goes round only while a stored time is
 	// younger than a fixed age: the clock ends it; endsInTime).
 	Bound string
+	// LeavesOnly, for an unbounded status poll whose every way out is a
+	// status of success ("succeeded"), names those statuses: a job that
+	// ends failed or cancelled goes round for ever (endsWithJob).
+	LeavesOnly []string
 	// WaitS is the longest Wait, in seconds, that a trip holds (0: none).
 	WaitS float64
 	// Paced is true when every trip waits an hour or more in a Wait node:

@@ -54,17 +54,20 @@ func (g *Graph) bound(l *Loop) {
 		}
 	}
 	if l.Unbounded && l.DoneBack == nil {
+		ends, only := endsWithJob(g, l)
 		switch {
 		case g.waitsForPerson(l.Nodes) != nil:
 			l.Unbounded, l.Bound = false, "person"
 		case countedLoop(g, l):
 			l.Unbounded, l.Bound = false, "counter"
-		case endsWithJob(g, l):
+		case ends:
 			l.Unbounded, l.Bound = false, "status"
 		case drainsRemote(g, l):
 			l.Unbounded, l.Bound = false, "drain"
 		case endsInTime(g, l):
 			l.Unbounded, l.Bound = false, "time"
+		default:
+			l.LeavesOnly = only
 		}
 	}
 	l.WaitS = tripWait(l)

@@ -34,21 +34,24 @@ const (
 // what it polls: a branch of the loop sends items back only on the
 // statuses it names, the statuses that leave the loop include a failure
 // (failed, error, cancelled, expired...) besides another one, or one of
-// them ends a job whatever its outcome ("ended").
-func endsWithJob(g *Graph, l *Loop) bool {
+// them ends a job whatever its outcome ("ended"). When it does not, and
+// every way out of the loop's branches is a status of success, it gives
+// those statuses (only): a job that fails goes round for ever.
+func endsWithJob(g *Graph, l *Loop) (ends bool, only []string) {
 	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
 	for _, n := range l.Nodes {
 		in[n] = true
 		if n8nschema.Lookup(n.Type).Paid || len(g.SubNodes(n, "")) > 0 {
 			// A model's verdict ("Finished", "pass") is no job's status:
 			// a model may never give it.
-			return false
+			return false, nil
 		}
 	}
 	var exits []string
+	unread := false // a way out whose statuses are not read
 	for _, n := range l.Nodes {
 		if keepsPendingOnly(n) && leadsOnWithin(g, n, in) {
-			return true // only jobs at work go round
+			return true, nil // only jobs at work go round
 		}
 		if n.Disabled || !n8nschema.IsBranch(n.Type) {
 			continue
@@ -63,10 +66,11 @@ func endsWithJob(g *Graph, l *Loop) bool {
 			continue
 		}
 		if low, ok := statusBelow(n); ok && stays[low] && len(stays) == 1 {
-			return true // round only while the status is below the end
+			return true, nil // round only while the status is below the end
 		}
 		outs := branchOutcomes(n)
 		if len(outs) == 0 || testsDone(outs) && !googleOperation(g, n, in) {
+			unread = true
 			continue
 		}
 		stayOnly := true
@@ -77,6 +81,8 @@ func endsWithJob(g *Graph, l *Loop) bool {
 				stayOnly = false
 			case oc.kind == outAny:
 				exits = append(exits, oc.lits...)
+			default:
+				unread = true
 			}
 		}
 		for o := range stays {
@@ -85,22 +91,29 @@ func endsWithJob(g *Graph, l *Loop) bool {
 			}
 		}
 		if stayOnly {
-			return true
+			return true, nil
 		}
 	}
 	failure, other := false, false
 	for _, s := range exits {
 		switch {
 		case neutralEnd(s) || apiEnd(l, s) || s == operationDone:
-			return true // every terminal status, failed or not
+			return true, nil // every terminal status, failed or not
 		case numeric(s):
+			unread = true
 		case failureStatus(s):
 			failure = true
 		default:
 			other = true
 		}
 	}
-	return failure && other
+	if failure && other {
+		return true, nil
+	}
+	if other && !unread {
+		return false, slices.Compact(slices.Sorted(slices.Values(exits)))
+	}
+	return false, nil
 }
 
 // operationDone stands for a test of a long-running operation's done

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
 )
@@ -34,7 +36,7 @@ failed request too, or on the done flag of a Google API's long-running operation
 failed or not; a model's verdict is no status; or, for a status that is a number, it goes round only
 while the status is below a threshold, Number($json.status) >= 3 or {{ $json.error ? 4 : $json.status }} >= 3,
 since job APIs number their statuses pending ones first, so every status from the threshold up leaves) ends
-with the job and is a note; one that leaves only on success polls a failed job for ever. A drain over a remote
+with the job and is a note; one that leaves only on success polls a failed job for ever, and the finding names the statuses it leaves on. A drain over a remote
 query is a note too: each pass lists what is left (an HTTP GET, an SQL SELECT, an app's getAll), removes every
 listed item by its id (a delete, a POST to …/{id}/trash, an SQL UPDATE of a column the SELECT filters on, a mark
 as read of unread mail, a label added to mail listed without it), and the loop leaves when the list comes back empty (a condition tests emptiness or a
@@ -137,6 +139,13 @@ that runs with no deadline, leaves to this rule a call whose only unbounded caus
 			if l.Recursive {
 				d.Message = fmt.Sprintf("node %q is wired as its own tool (%s): every call may call it again, and no depth limit stops the recursion",
 					n.Name, loopPath(l.Nodes))
+			}
+			if len(l.LeavesOnly) > 0 {
+				q := make([]string, len(l.LeavesOnly))
+				for i, s := range l.LeavesOnly {
+					q[i] = strconv.Quote(s)
+				}
+				d.Message += "; it leaves only on the status " + strings.Join(q, " or ") + ", so a job that ends otherwise (failed, cancelled) polls for ever"
 			}
 			for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 				if op.Node == n {
