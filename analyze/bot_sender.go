@@ -33,7 +33,10 @@ import (
 // Code node that does, or a lookup of the sender in the owner's own table
 // that outputs no item when none is found (a node that outputs no items
 // ends its branch of the run: packages/core/src/execution-engine/workflow-execute.ts,
-// unless alwaysOutputData is set). A branch stops a stranger only on the
+// unless alwaysOutputData is set), or a branch right after a lookup of the
+// sender through the owner's own service, or in the owner's table, that
+// tests the answer (answerBranch: "is the sender's subscription active").
+// A branch stops a stranger only on the
 // outputs the owner's message alone takes (senderSense): the true output of
 // an If "the sender equals the owner's id", the false output of one "is
 // not", a Filter's kept items, a Switch's output for the owner's rule. The
@@ -122,22 +125,40 @@ func senderGate(n *n8nschema.Node, written func() map[string]bool) (gateStops, b
 		if n.AlwaysOutputData || n.ContinuesOnFail() {
 			return gateStops{}, false
 		}
-		op := p.Get("operation").Str()
-		if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
-			return gateStops{}, false
-		}
-		if written()[n.Type] {
-			return gateStops{}, false // the run's own rows: the stranger's are found
-		}
-		found := false
-		p.Scalars(func(v n8nschema.Value) bool {
-			s := v.Str()
-			found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
-			return !found
-		})
-		return gateStops{all: true}, found
+		return gateStops{all: true}, senderLookup(n, written)
 	}
 	return gateStops{}, false
+}
+
+// senderLookup reports an enabled read of the owner's table (lookupTypes,
+// lookupOps) by the sender's id, in a table the workflow does not write
+// to (writtenTypes). Whether it outputs an item when it finds none is the
+// caller's to ask.
+func senderLookup(n *n8nschema.Node, written func() map[string]bool) bool {
+	if n.Disabled || !lookupTypes[n.Type] {
+		return false
+	}
+	p := n.Params()
+	op := p.Get("operation").Str()
+	if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
+		return false
+	}
+	if written()[n.Type] {
+		return false // the run's own rows: the stranger's are found
+	}
+	return readsSender(p)
+}
+
+// readsSender reports a parameter of p, at any depth, that is an
+// expression reading the sender's id (botSenderRE).
+func readsSender(p n8nschema.Value) bool {
+	found := false
+	p.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
+		return !found
+	})
+	return found
 }
 
 // gateStops are the outputs of a gate a stranger's run does not pass:
@@ -443,7 +464,7 @@ func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) ma
 		}
 		if s, ok := senderGate(n, written); ok {
 			out[n] = s
-		} else if outs := answerBranch(g, n); len(outs) > 0 {
+		} else if outs := answerBranch(g, n, written); len(outs) > 0 {
 			out[n] = gateStops{outs: outs}
 		}
 	}
@@ -508,13 +529,7 @@ func ownerLookup(n *n8nschema.Node) bool {
 	if !strings.Contains(host, ".") || !ownerService(host) {
 		return false
 	}
-	found := false
-	n.Params().Scalars(func(v n8nschema.Value) bool {
-		s := v.Str()
-		found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
-		return !found
-	})
-	return found
+	return readsSender(n.Params())
 }
 
 // ownerService reports a host that is not a known public API: none the
@@ -542,8 +557,13 @@ func answerItemOnFail(n *n8nschema.Node) bool {
 
 // answerBranch gives the outputs of branch n that only a member's message
 // takes when every main input of n is the main output of an owner's
-// lookup (ownerLookup) and n tests the answer (answerSense).
-func answerBranch(g *Graph, n *n8nschema.Node) []int {
+// lookup (ownerLookup) or of a read of the owner's table by the sender's
+// id (senderLookup: one that outputs an item when it finds no row, Always
+// Output Data, which is otherwise no gate), and n tests the answer or the
+// row found (answerSense). A table read's item for no row is empty
+// (n8n-core/dist/execution-engine/workflow-execute.js ensureAlwaysOutputData
+// gives [{json: {}}]), so its test is read as not sure.
+func answerBranch(g *Graph, n *n8nschema.Node, written func() map[string]bool) []int {
 	if n.Disabled || !n8nschema.IsBranch(n.Type) {
 		return nil
 	}
@@ -552,11 +572,18 @@ func answerBranch(g *Graph, n *n8nschema.Node) []int {
 		if e.Type != ConnMain {
 			continue
 		}
-		if e.Error || e.Output != 0 || !ownerLookup(e.From) {
+		if e.Error || e.Output != 0 {
+			return nil
+		}
+		switch {
+		case ownerLookup(e.From):
+			sure = sure && !answerItemOnFail(e.From)
+		case senderLookup(e.From, written):
+			sure = false // a gate itself, unless it outputs an item for no row
+		default:
 			return nil
 		}
 		fed = true
-		sure = sure && !answerItemOnFail(e.From)
 	}
 	if !fed {
 		return nil
