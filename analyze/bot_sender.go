@@ -33,7 +33,10 @@ import (
 // Code node that does, or a lookup of the sender in the owner's own table
 // that outputs no item when none is found (a node that outputs no items
 // ends its branch of the run: packages/core/src/execution-engine/workflow-execute.ts,
-// unless alwaysOutputData is set). A branch stops a stranger only on the
+// unless alwaysOutputData is set), or a branch right after a lookup of the
+// sender through the owner's own service, or in the owner's table, that
+// tests the answer (answerBranch: "is the sender's subscription active").
+// A branch stops a stranger only on the
 // outputs the owner's message alone takes (senderSense): the true output of
 // an If "the sender equals the owner's id", the false output of one "is
 // not", a Filter's kept items, a Switch's output for the owner's rule. The
@@ -113,7 +116,7 @@ func senderGate(n *n8nschema.Node, written func() map[string]bool) (gateStops, b
 	p := n.Params()
 	switch {
 	case n8nschema.IsBranch(n.Type):
-		outs := senderBranch(n)
+		outs := senderBranch(n, conditionSense)
 		return gateStops{outs: outs}, len(outs) > 0
 	case n8nschema.IsCode(n.Type):
 		code := p.Get("jsCode").Str() + p.Get("functionCode").Str() + p.Get("pythonCode").Str()
@@ -122,22 +125,40 @@ func senderGate(n *n8nschema.Node, written func() map[string]bool) (gateStops, b
 		if n.AlwaysOutputData || n.ContinuesOnFail() {
 			return gateStops{}, false
 		}
-		op := p.Get("operation").Str()
-		if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
-			return gateStops{}, false
-		}
-		if written()[n.Type] {
-			return gateStops{}, false // the run's own rows: the stranger's are found
-		}
-		found := false
-		p.Scalars(func(v n8nschema.Value) bool {
-			s := v.Str()
-			found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
-			return !found
-		})
-		return gateStops{all: true}, found
+		return gateStops{all: true}, senderLookup(n, written)
 	}
 	return gateStops{}, false
+}
+
+// senderLookup reports an enabled read of the owner's table (lookupTypes,
+// lookupOps) by the sender's id, in a table the workflow does not write
+// to (writtenTypes). Whether it outputs an item when it finds none is the
+// caller's to ask.
+func senderLookup(n *n8nschema.Node, written func() map[string]bool) bool {
+	if n.Disabled || !lookupTypes[n.Type] {
+		return false
+	}
+	p := n.Params()
+	op := p.Get("operation").Str()
+	if op == "" && n.Type != "n8n-nodes-base.googleSheets" || op != "" && !slices.Contains(lookupOps, op) {
+		return false
+	}
+	if written()[n.Type] {
+		return false // the run's own rows: the stranger's are found
+	}
+	return readsSender(p)
+}
+
+// readsSender reports a parameter of p, at any depth, that is an
+// expression reading the sender's id (botSenderRE).
+func readsSender(p n8nschema.Value) bool {
+	found := false
+	p.Scalars(func(v n8nschema.Value) bool {
+		s := v.Str()
+		found = strings.Contains(s, "{{") && botSenderRE.MatchString(s)
+		return !found
+	})
+	return found
 }
 
 // gateStops are the outputs of a gate a stranger's run does not pass:
@@ -296,10 +317,10 @@ func conditionsSense(senses []senderSense, or bool) (ownerTrue, ownerFalse bool)
 // filterSense reads a filter parameter (If 2, Filter 2, a Switch 3 rule's
 // conditions): conditions[] of leftValue, rightValue and
 // operator.operation, joined by combinator ("and" unless "or").
-func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
+func filterSense(f n8nschema.Value, read conditionReader) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
 	for _, c := range f.Get("conditions").ElemsSeq() {
-		senses = append(senses, conditionSense(c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()))
+		senses = append(senses, read(c.Get("leftValue").Str(), c.Get("rightValue").Str(), c.Get("operator.operation").Str()))
 	}
 	return conditionsSense(senses, f.Get("combinator").Str() == "or")
 }
@@ -308,19 +329,26 @@ func filterSense(f n8nschema.Value) (ownerTrue, ownerFalse bool) {
 // (string, number, boolean, dateTime) of value1, operation and value2,
 // joined by If 1's combineOperation ("all" unless "any") or Filter 1's
 // combineConditions ("AND" unless "OR": nodes-base/nodes/Filter/V1/FilterV1.node.js).
-func v1Sense(p n8nschema.Value) (ownerTrue, ownerFalse bool) {
+func v1Sense(p n8nschema.Value, read conditionReader) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
 	p.Get("conditions").Each(func(_ string, list n8nschema.Value) bool {
 		for _, c := range list.ElemsSeq() {
-			senses = append(senses, conditionSense(c.Get("value1").Str(), c.Get("value2").Str(), c.Get("operation").Str()))
+			senses = append(senses, read(c.Get("value1").Str(), c.Get("value2").Str(), c.Get("operation").Str()))
 		}
 		return true
 	})
 	return conditionsSense(senses, p.Get("combineOperation").Str() == "any" || p.Get("combineConditions").Str() == "OR")
 }
 
+// A conditionReader reads one condition of a branch (its two sides and
+// its operation) as a test of who wrote: conditionSense, the sender's id
+// compared with the owner's; answerSense, the owner's service's answer
+// about the sender.
+type conditionReader func(left, right, op string) senderSense
+
 // senderBranch gives the main outputs of an If, Filter or Switch that
-// only the owner's message takes (see senderSense). If and Filter: the
+// only the owner's message takes (see senderSense), each condition read
+// by read. If and Filter: the
 // true or kept output (0) and the false or discarded one (1). Switch 3
 // (nodes-base/nodes/Switch/V3/SwitchV3.node.js): rule i's items go to
 // output i, unmatched ones to the extra output after the rules
@@ -331,7 +359,7 @@ func v1Sense(p n8nschema.Value) (ownerTrue, ownerFalse bool) {
 // output. An output is the owner's when each rule that sends items there
 // holds only for the owner; the fallback output when some rule fails only
 // for the owner. A Switch that routes by an expression is no test.
-func senderBranch(n *n8nschema.Node) []int {
+func senderBranch(n *n8nschema.Node, read conditionReader) []int {
 	p := n.Params()
 	var outs []int
 	add := func(i int, yes bool) {
@@ -343,9 +371,9 @@ func senderBranch(n *n8nschema.Node) []int {
 	case n8nschema.TypeIf, n8nschema.TypeFilter:
 		var t, f bool
 		if c := p.Get("conditions"); c.Get("conditions").Kind() == n8nschema.Array {
-			t, f = filterSense(c)
+			t, f = filterSense(c, read)
 		} else {
-			t, f = v1Sense(p)
+			t, f = v1Sense(p, read)
 		}
 		add(0, t)
 		add(1, f)
@@ -365,7 +393,7 @@ func senderBranch(n *n8nschema.Node) []int {
 		if n.TypeVersion >= 3 {
 			rules := p.Get("rules.values").Elems()
 			for i, r := range rules {
-				t, f := filterSense(r.Get("conditions"))
+				t, f := filterSense(r.Get("conditions"), read)
 				set(i, t)
 				anyFalse = anyFalse || f
 			}
@@ -388,7 +416,7 @@ func senderBranch(n *n8nschema.Node) []int {
 				if out < 0 {
 					continue
 				}
-				s := conditionSense(value1, r.Get("value2").Str(), r.Get("operation").Str())
+				s := read(value1, r.Get("value2").Str(), r.Get("operation").Str())
 				set(out, s == ownerIfTrue)
 				anyFalse = anyFalse || s == ownerIfFalse
 			}
@@ -436,6 +464,8 @@ func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) ma
 		}
 		if s, ok := senderGate(n, written); ok {
 			out[n] = s
+		} else if outs := answerBranch(g, n, written); len(outs) > 0 {
+			out[n] = gateStops{outs: outs}
 		}
 	}
 	return out
@@ -460,4 +490,162 @@ func writtenTypes(g *Graph) map[string]bool {
 		}
 	}
 	return out
+}
+
+// A bot may ask the owner's own service about the sender: an HTTP Request
+// that reads (GET, the method every version sends when it stores none:
+// n8nschema.SentMethod) with the sender's id in its URL, query or body
+// (botSenderRE), "is this user's subscription active", and a branch right
+// after it that tests the answer ($json.active is true). The owner's
+// service answers for the owner's users; a stranger's id is not among
+// them, so the answer's test fails for a stranger (or the service refuses
+// the id: an HTTP Request v3 throws on a status of 400 or more,
+// nodes-base/nodes/HttpRequest/V3/HttpRequestV3.node.js, and the run ends
+// there). The outputs a stranger's run takes are those where the answer's
+// test fails (answerSense); the work hung on the others is the members'.
+//
+// What is not such a lookup: a call to a public API (ownerService: a host
+// the catalog knows as a service's, as api.telegram.org, whose getChat
+// and getChatMember answer for any user), a call whose host an expression
+// builds, a write (POST, PUT: a stranger may register through it), a
+// branch that reads anything but the answer's own fields, one fed by
+// anything but such lookups.
+
+// ownerLookup reports an enabled HTTP Request that reads from a literal
+// host that is no public API (ownerService) with the sender's id in an
+// expression of its parameters.
+func ownerLookup(n *n8nschema.Node) bool {
+	if n.Disabled || n.Type != n8nschema.TypeHTTPRequest {
+		return false
+	}
+	if m, _, ok := n8nschema.SentMethod(n); !ok || m != "GET" {
+		return false
+	}
+	url := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(n.Params().Get("url").Str()), "="))
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return false
+	}
+	host, _, _ := strings.Cut(strings.ToLower(n8nschema.URLHost(url)), ":")
+	if !strings.Contains(host, ".") || !ownerService(host) {
+		return false
+	}
+	return readsSender(n.Params())
+}
+
+// ownerService reports a host that is not a known public API: none the
+// catalog names a service by (apiHosts), none with a provider's known
+// rate limits (n8nschema.RateLimitOf), no team messenger (teamHost), no
+// Google API (*.googleapis.com). Those answer for any user or any key.
+func ownerService(host string) bool {
+	h := strings.TrimPrefix(host, "www.")
+	if apiHosts[h] != "" || teamHost(h) || h == "googleapis.com" || strings.HasSuffix(h, ".googleapis.com") {
+		return false
+	}
+	_, known := n8nschema.RateLimitOf("", h)
+	return !known
+}
+
+// answerItemOnFail reports a lookup that puts an item on its main output
+// when its request fails or finds nothing: Continue (regular output), the
+// legacy continueOnFail, Always Output Data (an empty item), Never Error
+// or Ignore Response Code (the error answer's body: n8nschema.IgnoresStatus).
+// Continue (using error output) sends the error item to the error output.
+func answerItemOnFail(n *n8nschema.Node) bool {
+	return n.AlwaysOutputData || n8nschema.IgnoresStatus(n) ||
+		n.ContinuesOnFail() && n.OnError != "continueErrorOutput"
+}
+
+// answerBranch gives the outputs of branch n that only a member's message
+// takes when every main input of n is the main output of an owner's
+// lookup (ownerLookup) or of a read of the owner's table by the sender's
+// id (senderLookup: one that outputs an item when it finds no row, Always
+// Output Data, which is otherwise no gate), and n tests the answer or the
+// row found (answerSense). A table read's item for no row is empty
+// (n8n-core/dist/execution-engine/workflow-execute.js ensureAlwaysOutputData
+// gives [{json: {}}]), so its test is read as not sure.
+func answerBranch(g *Graph, n *n8nschema.Node, written func() map[string]bool) []int {
+	if n.Disabled || !n8nschema.IsBranch(n.Type) {
+		return nil
+	}
+	sure, fed := true, false
+	for _, e := range g.In(n) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if e.Error || e.Output != 0 {
+			return nil
+		}
+		switch {
+		case ownerLookup(e.From):
+			sure = sure && !answerItemOnFail(e.From)
+		case senderLookup(e.From, written):
+			sure = false // a gate itself, unless it outputs an item for no row
+		default:
+			return nil
+		}
+		fed = true
+	}
+	if !fed {
+		return nil
+	}
+	return senderBranch(n, func(left, right, op string) senderSense { return answerSense(left, right, op, sure) })
+}
+
+// answerFieldRE matches an expression that is one field of the item's
+// JSON, the lookup's answer: {{ $json.active }}, {{ $json["plan"] }},
+// {{ $json.data.status }}.
+var answerFieldRE = lazyregexp.New(`^=?\s*\{\{\s*\$json((?:\s*\??\.\s*[A-Za-z_$][\w$]*|\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])+)\s*\}\}\s*$`)
+
+// answerDenials are the fixed values that say "not a member" when an
+// answer's field equals them.
+var answerDenials = map[string]bool{"false": true, "0": true, "null": true, "none": true, "no": true,
+	"inactive": true, "expired": true, "blocked": true, "banned": true}
+
+// answerSense reads one condition on a lookup's answer: one side is a
+// field of the answer (answerFieldRE), the other a fixed value where the
+// operation takes one. A test that holds for a member's answer ("is
+// true", "exists", "is not empty", "equals" a fixed value that is no
+// denial) is ownerIfTrue; one that fails for it ("is false", "does not
+// exist", "is empty", "is not equal to" a fixed value) ownerIfFalse.
+// n8n-workflow's filter (dist/cjs/node-parameters/filter-parameter.js
+// executeFilterConditionWithRegexTest) reads a missing field as not
+// existing, empty, not true and false (boolean "false" is !left), and
+// unequal to any value: an item that lacks the field (an error item {error}
+// or an empty one, when the lookup is not sure: answerItemOnFail) fails
+// each member's test above and so takes a stranger's way. Not so "equals
+// false" (a missing field is not false: it takes the member's way) nor
+// "is not equal to false": those are read only when the lookup is sure,
+// and a field named error not then either.
+func answerSense(left, right, op string, sure bool) senderSense {
+	for _, s := range [2][2]string{{left, right}, {right, left}} {
+		m := answerFieldRE.FindStringSubmatch(s[0])
+		if m == nil || botSenderRE.MatchString(m[1]) || !sure && strings.Contains(strings.ToLower(m[1]), "error") {
+			continue
+		}
+		other := strings.TrimSpace(strings.TrimPrefix(s[1], "="))
+		denial := answerDenials[strings.ToLower(strings.Trim(other, `"'`))]
+		switch op {
+		case "true", "exists", "notEmpty", "isNotEmpty":
+			return ownerIfTrue
+		case "false", "notExists", "empty", "isEmpty":
+			return ownerIfFalse
+		case "", "equals", "equal":
+			switch {
+			case !fixedValue(s[1]):
+			case !denial:
+				return ownerIfTrue
+			case sure:
+				return ownerIfFalse
+			}
+		case "notEquals", "notEqual":
+			switch {
+			case !fixedValue(s[1]):
+			case !denial:
+				return ownerIfFalse
+			case sure:
+				return ownerIfTrue
+			}
+		}
+	}
+	return noSenderTest
 }

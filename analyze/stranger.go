@@ -178,7 +178,8 @@ func readsItems(v string) bool {
 // would not start after the fetch fails (v1 order) is still counted as
 // reached. At a bot (Exposure "bot") the gates are the tests of who wrote
 // (senderGate): a comparison of the sender's id with the owner's, a lookup
-// of the sender in the owner's table that finds no one.
+// of the sender in the owner's table that finds no one, a branch on what
+// the owner's own service answers about the sender (answerBranch).
 func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
 	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]gateStops{}

@@ -48,7 +48,14 @@ node that compares the sender with a fixed id, or a read of the
 owner's table (Google Sheets, Airtable, Supabase, Postgres, ...) filtered by the sender that outputs no item when no
 row matches (not with Always Output Data or continue on fail), which ends the run there
 (packages/core/src/execution-engine/workflow-execute.ts). A table the workflow also writes to is the bot's own log of
-who wrote (the row the run appended is found): no test.
+who wrote (the row the run appended is found): no test. So is a branch right after a lookup of the sender through the
+owner's own service (an HTTP Request that reads, GET or no method, from a literal host that is no known public API,
+with the sender's id in its URL, query or body; api.telegram.org's getChatMember answers for anyone) or in the
+owner's table with Always Output Data, that tests a field of the answer ($json.active is true, $json.status equals
+"active", $json.row_number exists): the call counts as gated when it hangs on the outcome only a member's answer
+takes. A lookup that may output an item for a failure or for no row (continue on fail, never error, Always Output
+Data) counts only with a test that such an item, lacking the field, fails: "equals false" does not (a missing field
+is not false: n8n-workflow dist/cjs/node-parameters/filter-parameter.js).
 So is a paid call that a stranger's run never gets to: one behind an HTTP Request that first fetches, with the
 owner's credential, an object by an id taken from the request that only the real sender knows (an Airtable
 webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
