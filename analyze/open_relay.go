@@ -45,6 +45,13 @@ type OpenRelay struct {
 	PerMessage bool
 	// Call is true for an outbound phone call (phoneCallEndpoint).
 	Call bool
+	// Invite is true for an event created in the owner's calendar with
+	// the recipient among its attendees (calendarInvite): the calendar
+	// invites them from the owner's account.
+	Invite bool
+	// Mailed is true for an Invite the service mails to its guests
+	// (Microsoft Graph always, Google only with sendUpdates set).
+	Mailed bool
 }
 
 // perMessage are the message nodes whose sends the provider bills per
@@ -77,6 +84,16 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 			continue
 		}
 		typ := strings.TrimSuffix(n.Type, "Tool")
+		if exprs, mailed, ok := calendarInvite(n); ok {
+			// An event whose guest the caller or the model picks.
+			if w == nil {
+				w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
+			}
+			if x, a := w.pickedRecipient(n, exprs, bot); x != "" {
+				out = append(out, OpenRelay{Node: n, Recipient: x, Agent: a, Invite: true, Mailed: mailed})
+			}
+			continue
+		}
 		http := typ == n8nschema.TypeHTTPRequest
 		if !mailers[typ] && !http {
 			continue
@@ -132,6 +149,31 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		return cmp.Compare(i, j)
 	})
 	return out
+}
+
+// pickedRecipient returns the first of recipient values exprs of node n
+// that whoever started the run picks: one the model fills in ($fromAI, or
+// an HTTP Request tool's {placeholder}) for an agent whose prompt is the
+// caller's message (that agent returned too), or one read from the
+// request; at a bot (bot), not the chat or number that wrote.
+func (w *relayWalk) pickedRecipient(n *n8nschema.Node, exprs []string, bot bool) (string, *n8nschema.Node) {
+	for _, x := range exprs {
+		model := strings.Contains(x, "$fromAI") || strings.Contains(x, "fromAI(") ||
+			n.Type == n8nschema.TypeToolHTTPRequest && !strings.Contains(x, "{{") && placeholderRE.MatchString(x)
+		if model {
+			if a := w.askingAgent(n); a != nil {
+				return x, a
+			}
+			continue
+		}
+		if bot && botSenderRE.MatchString(x) {
+			continue
+		}
+		if w.fromRequest(n, x) {
+			return x, nil
+		}
+	}
+	return "", nil
 }
 
 // askingAgent returns the agent of stranger that tool n is attached to
