@@ -10,8 +10,9 @@ import (
 )
 
 // An open relay is a message sent from the owner's account (a mailbox, a
-// number) to a recipient that whoever starts the run chooses: a Gmail,
-// Send Email, Outlook, SendGrid or Twilio send whose address is read from
+// number, a calendar's invitation) to a recipient that whoever starts the
+// run chooses: a Gmail, Send Email, Outlook, SendGrid or Twilio send, or a
+// calendar event's guest (calendar_invite.go), whose address is read from
 // the request of a Webhook, a Form Trigger or a Chat Trigger, or an agent
 // tool's send whose address the model fills in ($fromAI) from the
 // stranger's message. When the trigger is open (Exposure), anyone can make
@@ -658,10 +659,9 @@ func ReadablePath(t *n8nschema.Node) bool {
 // changed or deleted (the owner's meetings moved or cancelled). A mail
 // sent to a fixed or the owner's own address only fills what the owner
 // reads (RS306 and RS402 speak of that), and a send to an address the
-// model picks is an OpenRelay. A created event is neither: it lands in the
-// owner's calendar, and its guests are not notified unless the node sets
-// sendUpdates (GoogleCalendar.node.js L181: qs.sendUpdates only when set;
-// Google's events.insert sends no notification by default).
+// model picks is an OpenRelay. So is a created event whose guest the
+// model or the request picks (calendarInvite); one whose guests are fixed
+// lands in the owner's calendar and is neither.
 type OwnerAction struct {
 	Node  *n8nschema.Node
 	Agent *n8nschema.Node

@@ -42,8 +42,15 @@ the chat or number that wrote (message.chat.id, messages[0].from) reaches only t
 agent tool that acts in the owner's account on the caller's word is reported at any of these triggers, as loud as a
 read of the owner's data from the same trigger (below), since it harms at least as much: a Gmail reply (in the owner's
 name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the owner's meetings moved
-or cancelled). A created event is not: it lands in the owner's own calendar, and Google
-notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).
+or cancelled). A created event is a relay when a guest it invites is one the request or the model picks (a form's
+or a body's field, $fromAI, an HTTP Request tool's {placeholder}): a Google Calendar event create puts
+additionalFields.attendees into the event and sendUpdates into the query only when set
+(nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js), and Google's events.insert notifies no one by default, so
+with sendUpdates "all" or "externalOnly" the invitation is mailed from the owner's account, as loud as a mail the
+stranger or the model writes, and without it the event still lands on the guest's Google Calendar, unmailed: a note.
+An Outlook event create (nodes-base/nodes/Microsoft/Outlook/v2/actions/event/create.operation.js) and a POST to
+Microsoft Graph's /me/events (or /calendars/{id}/events) with attendees make Graph send each a meeting request: as
+loud as a mail. An event whose guests are fixed or only the owner is left out.
 The read side of the same exposure is reported too, as loud as a relay from the same trigger: an agent tool that reads
 the owner's private data with the owner's credential (a Gmail or Outlook message, thread or draft get or get many, a
 Google Calendar or Outlook event get or get many, Google Contacts or Outlook contacts, a Google Drive or OneDrive
