@@ -10,8 +10,9 @@ import (
 )
 
 // An open relay is a message sent from the owner's account (a mailbox, a
-// number) to a recipient that whoever starts the run chooses: a Gmail,
-// Send Email, Outlook, SendGrid or Twilio send whose address is read from
+// number, a calendar's invitation) to a recipient that whoever starts the
+// run chooses: a Gmail, Send Email, Outlook, SendGrid or Twilio send, or a
+// calendar event's guest (calendar_invite.go), whose address is read from
 // the request of a Webhook, a Form Trigger or a Chat Trigger, or an agent
 // tool's send whose address the model fills in ($fromAI) from the
 // stranger's message. When the trigger is open (Exposure), anyone can make
@@ -45,6 +46,13 @@ type OpenRelay struct {
 	PerMessage bool
 	// Call is true for an outbound phone call (phoneCallEndpoint).
 	Call bool
+	// Invite is true for an event created in the owner's calendar with
+	// the recipient among its attendees (calendarInvite): the calendar
+	// invites them from the owner's account.
+	Invite bool
+	// Mailed is true for an Invite the service mails to its guests
+	// (Microsoft Graph always, Google only with sendUpdates set).
+	Mailed bool
 }
 
 // perMessage are the message nodes whose sends the provider bills per
@@ -77,6 +85,16 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 			continue
 		}
 		typ := strings.TrimSuffix(n.Type, "Tool")
+		if exprs, mailed, ok := calendarInvite(n); ok {
+			// An event whose guest the caller or the model picks.
+			if w == nil {
+				w = &relayWalk{g: g, t: t, stranger: reach, memo: map[fieldKey]bool{}}
+			}
+			if x, a := w.pickedRecipient(n, exprs, bot); x != "" {
+				out = append(out, OpenRelay{Node: n, Recipient: x, Agent: a, Invite: true, Mailed: mailed})
+			}
+			continue
+		}
 		http := typ == n8nschema.TypeHTTPRequest
 		if !mailers[typ] && !http {
 			continue
@@ -132,6 +150,31 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		return cmp.Compare(i, j)
 	})
 	return out
+}
+
+// pickedRecipient returns the first of recipient values exprs of node n
+// that whoever started the run picks: one the model fills in ($fromAI, or
+// an HTTP Request tool's {placeholder}) for an agent whose prompt is the
+// caller's message (that agent returned too), or one read from the
+// request; at a bot (bot), not the chat or number that wrote.
+func (w *relayWalk) pickedRecipient(n *n8nschema.Node, exprs []string, bot bool) (string, *n8nschema.Node) {
+	for _, x := range exprs {
+		model := strings.Contains(x, "$fromAI") || strings.Contains(x, "fromAI(") ||
+			n.Type == n8nschema.TypeToolHTTPRequest && !strings.Contains(x, "{{") && placeholderRE.MatchString(x)
+		if model {
+			if a := w.askingAgent(n); a != nil {
+				return x, a
+			}
+			continue
+		}
+		if bot && botSenderRE.MatchString(x) {
+			continue
+		}
+		if w.fromRequest(n, x) {
+			return x, nil
+		}
+	}
+	return "", nil
 }
 
 // askingAgent returns the agent of stranger that tool n is attached to
@@ -616,10 +659,9 @@ func ReadablePath(t *n8nschema.Node) bool {
 // changed or deleted (the owner's meetings moved or cancelled). A mail
 // sent to a fixed or the owner's own address only fills what the owner
 // reads (RS306 and RS402 speak of that), and a send to an address the
-// model picks is an OpenRelay. A created event is neither: it lands in the
-// owner's calendar, and its guests are not notified unless the node sets
-// sendUpdates (GoogleCalendar.node.js L181: qs.sendUpdates only when set;
-// Google's events.insert sends no notification by default).
+// model picks is an OpenRelay. So is a created event whose guest the
+// model or the request picks (calendarInvite); one whose guests are fixed
+// lands in the owner's calendar and is neither.
 type OwnerAction struct {
 	Node  *n8nschema.Node
 	Agent *n8nschema.Node

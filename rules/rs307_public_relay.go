@@ -42,8 +42,15 @@ the chat or number that wrote (message.chat.id, messages[0].from) reaches only t
 agent tool that acts in the owner's account on the caller's word is reported at any of these triggers, as loud as a
 read of the owner's data from the same trigger (below), since it harms at least as much: a Gmail reply (in the owner's
 name, to the owner's correspondents) or delete, a Google Calendar event changed or deleted (the owner's meetings moved
-or cancelled). A created event is not: it lands in the owner's own calendar, and Google
-notifies no guest unless the node sets sendUpdates (nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js).
+or cancelled). A created event is a relay when a guest it invites is one the request or the model picks (a form's
+or a body's field, $fromAI, an HTTP Request tool's {placeholder}): a Google Calendar event create puts
+additionalFields.attendees into the event and sendUpdates into the query only when set
+(nodes-base/nodes/Google/Calendar/GoogleCalendar.node.js), and Google's events.insert notifies no one by default, so
+with sendUpdates "all" or "externalOnly" the invitation is mailed from the owner's account, as loud as a mail the
+stranger or the model writes, and without it the event still lands on the guest's Google Calendar, unmailed: a note.
+An Outlook event create (nodes-base/nodes/Microsoft/Outlook/v2/actions/event/create.operation.js) and a POST to
+Microsoft Graph's /me/events (or /calendars/{id}/events) with attendees make Graph send each a meeting request: as
+loud as a mail. An event whose guests are fixed or only the owner is left out.
 The read side of the same exposure is reported too, as loud as a relay from the same trigger: an agent tool that reads
 the owner's private data with the owner's credential (a Gmail or Outlook message, thread or draft get or get many, a
 Google Calendar or Outlook event get or get many, Google Contacts or Outlook contacts, a Google Drive or OneDrive
@@ -135,6 +142,9 @@ row, a log).`,
 			}
 			for _, r := range relays {
 				sev := relaySeverity(w, t, exp, r.PerMessage)
+				if r.Invite && !r.Mailed {
+					sev = analyze.Note // on the guest's calendar, unmailed
+				}
 				if fixedText(r) {
 					sev = analyze.Note // unwanted mail, not the stranger's words
 				}
@@ -188,23 +198,41 @@ func relayMessage(w *n8nschema.Workflow, t *n8nschema.Node, r analyze.OpenRelay)
 	case r.PerMessage:
 		sends, whom, harm = "sends a text message", "number", "spam sent as the owner, each one billed to the owner's account"
 	}
+	if r.Invite {
+		sends, send = "creates an event in the owner's calendar", "invite"
+		harm = "the calendar mails each guest an invitation from the owner's account: spam or phishing sent as the owner"
+		if !r.Mailed {
+			harm = "Google mails no invitation unless the node sets sendUpdates, but the event still lands on the guest's Google Calendar, from the owner's account"
+		}
+	}
 	if fixedText(r) {
 		harm = "its text is fixed, so a stranger picks only where it goes: unwanted mail from the owner's account"
+		if r.Invite {
+			harm = "its text is fixed, so a stranger picks only whom it invites: an unwanted invitation from the owner's account"
+		}
 	}
 	x := strings.Trim(strings.TrimSpace(strings.TrimPrefix(r.Recipient, "=")), `"' `)
-	to := fmt.Sprintf("to %q, taken from the request", x)
+	prep := "to"
+	if r.Invite {
+		prep = "with the guest"
+	}
+	to := fmt.Sprintf("%s %q, taken from the request", prep, x)
 	if analyze.Exposure(t) == "bot" {
-		to = fmt.Sprintf("to %q, taken from the message", x)
+		to = fmt.Sprintf("%s %q, taken from the message", prep, x)
 	}
 	if r.Agent != nil {
-		to = fmt.Sprintf("to %q, which the model of agent %q fills in from the caller's message", x, r.Agent.Name)
+		to = fmt.Sprintf("%s %q, which the model of agent %q fills in from the caller's message", prep, x, r.Agent.Name)
 	}
 	fix := "authenticate the trigger"
 	if analyze.Exposure(t) == "bot" {
 		fix = botFix(t)
 	}
-	msg := fmt.Sprintf(kind+" and %q %s from the owner's account %s: %s can make it %s any %s they choose (%s); %s, or send only to addresses the workflow looks up itself or to a fixed one",
-		t.Name, r.Node.Name, sends, to, who, send, whom, harm, fix)
+	from, only := " from the owner's account", "send only to addresses the workflow looks up itself or to a fixed one"
+	if r.Invite {
+		from, only = "", "invite only addresses the workflow looks up itself or fixed ones"
+	}
+	msg := fmt.Sprintf(kind+" and %q %s%s %s: %s can make it %s any %s they choose (%s); %s, or %s",
+		t.Name, r.Node.Name, sends, from, to, who, send, whom, harm, fix, only)
 	if analyze.RunStateOf(w) != analyze.RunShown {
 		msg += " (the export does not show the workflow active: strangers can use it once it is published)"
 	}
