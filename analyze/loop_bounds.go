@@ -54,13 +54,13 @@ func (g *Graph) bound(l *Loop) {
 		}
 	}
 	if l.Unbounded && l.DoneBack == nil {
-		ends, only := endsWithJob(g, l)
+		var only []string
 		switch {
 		case g.waitsForPerson(l.Nodes) != nil:
 			l.Unbounded, l.Bound = false, "person"
 		case countedLoop(g, l):
 			l.Unbounded, l.Bound = false, "counter"
-		case ends:
+		case func() (ends bool) { ends, only = endsWithJob(g, l); return ends }():
 			l.Unbounded, l.Bound = false, "status"
 		case drainsRemote(g, l):
 			l.Unbounded, l.Bound = false, "drain"

@@ -35,8 +35,9 @@ const (
 // statuses it names, the statuses that leave the loop include a failure
 // (failed, error, cancelled, expired...) besides another one, or one of
 // them ends a job whatever its outcome ("ended"). When it does not, and
-// every way out of the loop's branches is a status of success, it gives
-// those statuses (only): a job that fails goes round for ever.
+// every way out of the loop's branches is a status of success
+// (successStatus), it gives those statuses (only): a job that fails goes
+// round for ever.
 func endsWithJob(g *Graph, l *Loop) (ends bool, only []string) {
 	in := make(map[*n8nschema.Node]bool, len(l.Nodes))
 	for _, n := range l.Nodes {
@@ -94,8 +95,9 @@ func endsWithJob(g *Graph, l *Loop) (ends bool, only []string) {
 			return true, nil
 		}
 	}
-	failure, other := false, false
+	failure, other, success := false, false, true
 	for _, s := range exits {
+		success = success && successStatus(s)
 		switch {
 		case neutralEnd(s) || apiEnd(l, s) || s == operationDone:
 			return true, nil // every terminal status, failed or not
@@ -110,7 +112,7 @@ func endsWithJob(g *Graph, l *Loop) (ends bool, only []string) {
 	if failure && other {
 		return true, nil
 	}
-	if other && !unread {
+	if other && success && !unread {
 		return false, slices.Compact(slices.Sorted(slices.Values(exits)))
 	}
 	return false, nil
@@ -208,6 +210,19 @@ func notPending(s string) bool { return failureStatus(s) || numeric(s) || s == o
 func numeric(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// successStatus reports whether a status literal names a job that ended
+// well (succeeded, completed, done, ready, finished): a literal of another
+// kind ("false" of a has_more flag) is no job's status.
+func successStatus(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range []string{"succe", "complet", "done", "ready", "finish"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // failureStatus reports whether a status literal names a job that ended

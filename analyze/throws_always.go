@@ -354,7 +354,7 @@ func (g *Graph) errorItemRead(i int) (string, bool) {
 		}
 		msg := why + ": " + strconv.Quote(from) + " fails on every item and continues, handing on {error: ...} in place of its answer, so the code throws a " + how + " on every run"
 		if r, _ := g.refused(fromAt); r.Why != "" {
-			msg += " (" + from + ": " + r.Why + ")" // the node continues, so no finding of its own says why
+			msg += " (" + strconv.Quote(from) + ": " + r.Why + ")" // the node continues, so no finding of its own says why
 		}
 		return msg, true
 	}

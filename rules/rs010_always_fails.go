@@ -1321,12 +1321,13 @@ func reportUnloadable(pass *analyze.Pass, g *analyze.Graph, called bool) {
 			d.Message += also
 		}
 	}
+	d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
 	if onError {
-		// An error workflow runs unpublished; what it loses is every report
+		// n8n runs no unpublished error workflow (n8n/dist/workflows/
+		// workflow-execution.service.js loadErrorWorkflowData: "is not
+		// active and cannot be executed"): what it loses is every report
 		// of the workflows that name it.
-		d.Message += ": n8n cannot build the workflow, so every run fails before any node runs, and the failures of the workflows that name it as their error workflow are reported nowhere"
-	} else {
-		d.Message += ": n8n cannot build the workflow, so it refuses to publish it and fails every run before any node runs"
+		d.Message += "; n8n runs no unpublished error workflow, so the failures of the workflows that name it as their error workflow are reported nowhere"
 	}
 	// The Workflow constructor's type look-up calls endsWith on the type
 	// (n8n/dist/node-types.js resolveBaseName); 2.41.1's structure check
