@@ -458,13 +458,27 @@ func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) ma
 		}
 		return types
 	}
+	kinds := map[*n8nschema.Node]lookupKind{} // each lookup judged once, however many branches it feeds
+	kind := func(m *n8nschema.Node) lookupKind {
+		k, ok := kinds[m]
+		if !ok {
+			switch {
+			case ownerLookup(m):
+				k = ownerAsked
+			case senderLookup(m, written):
+				k = tableRead
+			}
+			kinds[m] = k
+		}
+		return k
+	}
 	for n, in := range reach {
 		if !in || n == t {
 			continue
 		}
 		if s, ok := senderGate(n, written); ok {
 			out[n] = s
-		} else if outs := answerBranch(g, n, written); len(outs) > 0 {
+		} else if outs := answerBranch(g, n, kind); len(outs) > 0 {
 			out[n] = gateStops{outs: outs}
 		}
 	}
@@ -555,6 +569,17 @@ func answerItemOnFail(n *n8nschema.Node) bool {
 		n.ContinuesOnFail() && n.OnError != "continueErrorOutput"
 }
 
+// lookupKind is what a node feeding a branch is to answerBranch: an
+// owner's lookup (ownerLookup), a read of the owner's table by the sender's
+// id (senderLookup), or neither.
+type lookupKind int8
+
+const (
+	notLookup lookupKind = iota
+	ownerAsked
+	tableRead
+)
+
 // answerBranch gives the outputs of branch n that only a member's message
 // takes when every main input of n is the main output of an owner's
 // lookup (ownerLookup) or of a read of the owner's table by the sender's
@@ -562,8 +587,10 @@ func answerItemOnFail(n *n8nschema.Node) bool {
 // Output Data, which is otherwise no gate), and n tests the answer or the
 // row found (answerSense). A table read's item for no row is empty
 // (n8n-core/dist/execution-engine/workflow-execute.js ensureAlwaysOutputData
-// gives [{json: {}}]), so its test is read as not sure.
-func answerBranch(g *Graph, n *n8nschema.Node, written func() map[string]bool) []int {
+// gives [{json: {}}]), so its test is read as not sure. kind judges a
+// feeding node (senderGates judges each once per trigger: one lookup may
+// feed thousands of branches, and each judgement walks its parameters).
+func answerBranch(g *Graph, n *n8nschema.Node, kind func(*n8nschema.Node) lookupKind) []int {
 	if n.Disabled || !n8nschema.IsBranch(n.Type) {
 		return nil
 	}
@@ -575,10 +602,10 @@ func answerBranch(g *Graph, n *n8nschema.Node, written func() map[string]bool) [
 		if e.Error || e.Output != 0 {
 			return nil
 		}
-		switch {
-		case ownerLookup(e.From):
+		switch kind(e.From) {
+		case ownerAsked:
 			sure = sure && !answerItemOnFail(e.From)
-		case senderLookup(e.From, written):
+		case tableRead:
 			sure = false // a gate itself, unless it outputs an item for no row
 		default:
 			return nil
