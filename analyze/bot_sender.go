@@ -331,13 +331,33 @@ func filterSense(f n8nschema.Value, read conditionReader) (ownerTrue, ownerFalse
 // combineConditions ("AND" unless "OR": nodes-base/nodes/Filter/V1/FilterV1.node.js).
 func v1Sense(p n8nschema.Value, read conditionReader) (ownerTrue, ownerFalse bool) {
 	var senses []senderSense
-	p.Get("conditions").Each(func(_ string, list n8nschema.Value) bool {
+	p.Get("conditions").Each(func(typ string, list n8nschema.Value) bool {
 		for _, c := range list.ElemsSeq() {
-			senses = append(senses, read(c.Get("value1").Str(), c.Get("value2").Str(), c.Get("operation").Str()))
+			senses = append(senses, read(c.Get("value1").Str(), c.Get("value2").Str(), v1Operation(typ, c.Get("operation").Str())))
 		}
 		return true
 	})
 	return conditionsSense(senses, p.Get("combineOperation").Str() == "any" || p.Get("combineConditions").Str() == "OR")
+}
+
+// v1Operation gives the operation n8n runs for a condition of If 1,
+// Filter 1 or a Switch 1 or 2 rule of data type typ that stores op: an
+// export leaves out a parameter at its default, and the default differs
+// by type: equal for boolean and string, smaller for number, after for
+// dateTime (nodes-base/dist/nodes/If/V1/IfV1.node.js, Filter/V1/FilterV1.node.js,
+// Switch/V1/SwitchV1.node.js, Switch/V2/SwitchV2.node.js: each type's
+// operation default).
+func v1Operation(typ, op string) string {
+	if op != "" {
+		return op
+	}
+	switch typ {
+	case "number":
+		return "smaller"
+	case "dateTime":
+		return "after"
+	}
+	return "equal"
 }
 
 // A conditionReader reads one condition of a branch (its two sides and
@@ -407,6 +427,10 @@ func senderBranch(n *n8nschema.Node, read conditionReader) []int {
 			}
 		} else {
 			value1 := p.Get("value1").Str()
+			typ := p.Get("dataType").Str()
+			if typ == "" {
+				typ = "number" // Switch/V1/SwitchV1.node.js, Switch/V2/SwitchV2.node.js: dataType's default
+			}
 			for i, r := range p.Get("rules.rules").ElemsSeq() {
 				out := i
 				if n.TypeVersion < 2 {
@@ -416,7 +440,7 @@ func senderBranch(n *n8nschema.Node, read conditionReader) []int {
 				if out < 0 {
 					continue
 				}
-				s := read(value1, r.Get("value2").Str(), r.Get("operation").Str())
+				s := read(value1, r.Get("value2").Str(), v1Operation(typ, r.Get("operation").Str()))
 				set(out, s == ownerIfTrue)
 				anyFalse = anyFalse || s == ownerIfFalse
 			}
@@ -540,6 +564,7 @@ func ownerLookup(n *n8nschema.Node) bool {
 		return false
 	}
 	host, _, _ := strings.Cut(strings.ToLower(n8nschema.URLHost(url)), ":")
+	host = strings.TrimSuffix(host, ".") // a fully qualified name: api.telegram.org. is api.telegram.org
 	if !strings.Contains(host, ".") || !ownerService(host) {
 		return false
 	}
@@ -551,7 +576,7 @@ func ownerLookup(n *n8nschema.Node) bool {
 // rate limits (n8nschema.RateLimitOf), no team messenger (teamHost), no
 // Google API (*.googleapis.com). Those answer for any user or any key.
 func ownerService(host string) bool {
-	h := strings.TrimPrefix(host, "www.")
+	h := strings.TrimPrefix(strings.TrimSuffix(host, "."), "www.")
 	if apiHosts[h] != "" || teamHost(h) || h == "googleapis.com" || strings.HasSuffix(h, ".googleapis.com") {
 		return false
 	}
@@ -594,7 +619,7 @@ func answerBranch(g *Graph, n *n8nschema.Node, kind func(*n8nschema.Node) lookup
 	if n.Disabled || !n8nschema.IsBranch(n.Type) {
 		return nil
 	}
-	sure, fed := true, false
+	sure, asked, fed := true, false, false
 	for _, e := range g.In(n) {
 		if e.Type != ConnMain {
 			continue
@@ -605,6 +630,7 @@ func answerBranch(g *Graph, n *n8nschema.Node, kind func(*n8nschema.Node) lookup
 		switch kind(e.From) {
 		case ownerAsked:
 			sure = sure && !answerItemOnFail(e.From)
+			asked = true
 		case tableRead:
 			sure = false // a gate itself, unless it outputs an item for no row
 		default:
@@ -615,7 +641,7 @@ func answerBranch(g *Graph, n *n8nschema.Node, kind func(*n8nschema.Node) lookup
 	if !fed {
 		return nil
 	}
-	return senderBranch(n, func(left, right, op string) senderSense { return answerSense(left, right, op, sure) })
+	return senderBranch(n, func(left, right, op string) senderSense { return answerSense(left, right, op, sure, asked) })
 }
 
 // answerFieldRE matches an expression that is one field of the item's
@@ -630,20 +656,34 @@ var answerDenials = map[string]bool{"false": true, "0": true, "null": true, "non
 
 // answerSense reads one condition on a lookup's answer: one side is a
 // field of the answer (answerFieldRE), the other a fixed value where the
-// operation takes one. A test that holds for a member's answer ("is
-// true", "exists", "is not empty", "equals" a fixed value that is no
-// denial) is ownerIfTrue; one that fails for it ("is false", "does not
-// exist", "is empty", "is not equal to" a fixed value) ownerIfFalse.
-// n8n-workflow's filter (dist/cjs/node-parameters/filter-parameter.js
+// operation takes one. It is a member's test only where the member's side
+// needs the field present with a member's value, so that an answer that
+// lacks the field takes a stranger's way: "is true" and "equals" a fixed
+// value that is no denial are ownerIfTrue; "is false" and "is not equal
+// to" such a value ownerIfFalse. n8n-workflow's filter
+// (dist/cjs/node-parameters/filter-parameter.js
 // executeFilterConditionWithRegexTest) reads a missing field as not
 // existing, empty, not true and false (boolean "false" is !left), and
-// unequal to any value: an item that lacks the field (an error item {error}
-// or an empty one, when the lookup is not sure: answerItemOnFail) fails
-// each member's test above and so takes a stranger's way. Not so "equals
-// false" (a missing field is not false: it takes the member's way) nor
-// "is not equal to false": those are read only when the lookup is sure,
-// and a field named error not then either.
-func answerSense(left, right, op string, sure bool) senderSense {
+// unequal to any value: an item that lacks the field (an error item
+// {error}, an empty one, a service's 200 with {} for an id it does not
+// know) fails each member's test above and so takes a stranger's way.
+//
+// What is no test of the sender:
+//   - "equals false" (or 0, inactive: answerDenials) and "is not equal to"
+//     a denial, sure or not: a missing field is not false, so an answer
+//     that lacks the field ({}, {"found": false}, {"error": "unknown
+//     user"}, which many services send with a status of 200 for an id
+//     they do not know) takes the side read as a member's;
+//   - after the owner's service (asked: ownerLookup), a presence test
+//     ("exists", "is not empty" and their negations: exists is
+//     left !== undefined && left !== null, evaluateExistsOperation): a
+//     service answers a stranger's id with the same field ({"active":
+//     false}, {"status": "inactive"}). After a table read that always
+//     outputs data it is a test: the item for no row is empty
+//     ({json: {}}), a found row has the field;
+//   - a field named error when the lookup is not sure (answerItemOnFail):
+//     the error item's own field.
+func answerSense(left, right, op string, sure, asked bool) senderSense {
 	for _, s := range [2][2]string{{left, right}, {right, left}} {
 		m := answerFieldRE.FindStringSubmatch(s[0])
 		if m == nil || botSenderRE.MatchString(m[1]) || !sure && strings.Contains(strings.ToLower(m[1]), "error") {
@@ -652,25 +692,25 @@ func answerSense(left, right, op string, sure bool) senderSense {
 		other := strings.TrimSpace(strings.TrimPrefix(s[1], "="))
 		denial := answerDenials[strings.ToLower(strings.Trim(other, `"'`))]
 		switch op {
-		case "true", "exists", "notEmpty", "isNotEmpty":
+		case "true":
 			return ownerIfTrue
-		case "false", "notExists", "empty", "isEmpty":
+		case "false":
 			return ownerIfFalse
-		case "", "equals", "equal":
-			switch {
-			case !fixedValue(s[1]):
-			case !denial:
+		case "exists", "notEmpty", "isNotEmpty":
+			if !asked {
 				return ownerIfTrue
-			case sure:
+			}
+		case "notExists", "empty", "isEmpty":
+			if !asked {
 				return ownerIfFalse
 			}
-		case "notEquals", "notEqual":
-			switch {
-			case !fixedValue(s[1]):
-			case !denial:
-				return ownerIfFalse
-			case sure:
+		case "", "equals", "equal":
+			if fixedValue(s[1]) && !denial {
 				return ownerIfTrue
+			}
+		case "notEquals", "notEqual":
+			if fixedValue(s[1]) && !denial {
+				return ownerIfFalse
 			}
 		}
 	}

@@ -1,33 +1,47 @@
 package analyze
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
 
 func TestAnswerSense(t *testing.T) {
 	for _, tc := range []struct {
 		left, right, op string
-		sure            bool
+		sure, asked     bool
 		want            senderSense
 	}{
-		{"={{ $json.active }}", "", "true", false, ownerIfTrue},
-		{"={{ $json.active }}", "", "false", false, ownerIfFalse},
-		{"={{ $json.user.id }}", "", "exists", false, ownerIfTrue},
-		{"={{ $json[\"plan\"] }}", "", "notExists", true, ownerIfFalse},
-		{"={{ $json.status }}", "active", "equals", false, ownerIfTrue},
-		{"active", "={{ $json.status }}", "equals", false, ownerIfTrue},
-		{"={{ $json.status }}", "active", "notEquals", false, ownerIfFalse},
-		{"={{ $json.active }}", "false", "equals", true, ownerIfFalse},
-		{"={{ $json.active }}", "false", "equals", false, noSenderTest},    // a missing field is not false
-		{"={{ $json.active }}", "false", "notEquals", false, noSenderTest}, // nor equal to it
-		{"={{ $json.active }}", "false", "notEquals", true, ownerIfTrue},
-		{"={{ $json.error }}", "", "notExists", false, noSenderTest}, // an error item's own field
-		{"={{ $json.status }}", "={{ $json.plan }}", "equals", true, noSenderTest},
-		{"={{ $('Telegram Trigger').item.json.message.text }}", "", "notEmpty", true, noSenderTest},
-		{"={{ $json.active && $json.paid }}", "", "true", true, noSenderTest},
-		{"={{ $json.chat_id }}", "", "exists", true, noSenderTest}, // the sender's id, not an answer
-		{"={{ $json.count }}", "3", "gt", true, noSenderTest},
+		{"={{ $json.active }}", "", "true", false, true, ownerIfTrue},
+		{"={{ $json.active }}", "", "false", false, true, ownerIfFalse},
+		{"={{ $json.user.id }}", "", "exists", false, false, ownerIfTrue}, // a table read's row
+		{"={{ $json[\"plan\"] }}", "", "notExists", true, false, ownerIfFalse},
+		// review28 item 2: a service answers a stranger's id with the same field ({"active": false})
+		{"={{ $json.active }}", "", "exists", true, true, noSenderTest},
+		{"={{ $json.active }}", "", "notEmpty", true, true, noSenderTest},
+		{"={{ $json.status }}", "", "isNotEmpty", false, true, noSenderTest},
+		{"={{ $json.plan }}", "", "notExists", true, true, noSenderTest},
+		{"={{ $json.plan }}", "", "empty", true, true, noSenderTest},
+		{"={{ $json.status }}", "active", "equals", false, true, ownerIfTrue},
+		{"active", "={{ $json.status }}", "equals", false, true, ownerIfTrue},
+		{"={{ $json.status }}", "active", "notEquals", false, true, ownerIfFalse},
+		// review28 item 5: a 200 with {} for an unknown id is not false, nor 0: no test, sure or not
+		{"={{ $json.active }}", "false", "equals", true, true, noSenderTest},
+		{"={{ $json.credits }}", "0", "equals", true, true, noSenderTest},
+		{"={{ $json.active }}", "false", "equals", false, true, noSenderTest},
+		{"={{ $json.active }}", "false", "notEquals", false, true, noSenderTest},
+		{"={{ $json.active }}", "false", "notEquals", true, true, noSenderTest},
+		{"={{ $json.error }}", "", "notExists", false, false, noSenderTest}, // an error item's own field
+		{"={{ $json.status }}", "={{ $json.plan }}", "equals", true, true, noSenderTest},
+		{"={{ $('Telegram Trigger').item.json.message.text }}", "", "notEmpty", true, true, noSenderTest},
+		{"={{ $json.active && $json.paid }}", "", "true", true, true, noSenderTest},
+		{"={{ $json.chat_id }}", "", "exists", true, false, noSenderTest}, // the sender's id, not an answer
+		{"={{ $json.count }}", "3", "gt", true, true, noSenderTest},
+		{"={{ $json.credits }}", "1", "smaller", true, true, noSenderTest},
 	} {
-		if got := answerSense(tc.left, tc.right, tc.op, tc.sure); got != tc.want {
-			t.Errorf("answerSense(%q, %q, %q, %v) = %d, want %d", tc.left, tc.right, tc.op, tc.sure, got, tc.want)
+		if got := answerSense(tc.left, tc.right, tc.op, tc.sure, tc.asked); got != tc.want {
+			t.Errorf("answerSense(%q, %q, %q, %v, %v) = %d, want %d", tc.left, tc.right, tc.op, tc.sure, tc.asked, got, tc.want)
 		}
 	}
 }
@@ -37,6 +51,7 @@ func TestOwnerService(t *testing.T) {
 		"n8n-automations-liard.vercel.app": true,
 		"backend.example-app.dev":          true,
 		"api.telegram.org":                 false,
+		"api.telegram.org.":                false, // review28 item 11: a trailing-dot name
 		"api.openai.com":                   false,
 		"sheets.googleapis.com":            false,
 		"www.googleapis.com":               false,
@@ -45,6 +60,29 @@ func TestOwnerService(t *testing.T) {
 	} {
 		if got := ownerService(host); got != want {
 			t.Errorf("ownerService(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestV1DefaultOperation: If 1 stores no operation at its type's default,
+// and a number's is smaller (IfV1.node.js): credits < 1 is no member's
+// test, though credits = 1 would be (review28 item 6).
+func TestV1DefaultOperation(t *testing.T) {
+	for _, tc := range []struct {
+		list, value2 string
+		want         []int
+	}{
+		{"number", "1", nil},
+		{"string", `"gold"`, []int{0}},
+		{"boolean", "true", []int{0}},
+		{"dateTime", `"2026-01-01"`, nil},
+	} {
+		src := `{"name":"x","nodes":[{"name":"If","type":"n8n-nodes-base.if","typeVersion":1,"position":[0,0],"parameters":{"conditions":{"` + tc.list + `":[{"value1":"={{ $json.plan }}","value2":` + tc.value2 + `}]}}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("x.json", []byte(src)))
+		n := f.Workflows[0].Nodes[0]
+		got := senderBranch(n, func(l, r, op string) senderSense { return answerSense(l, r, op, true, true) })
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("If 1 %s condition with no operation: member outputs %v, want %v", tc.list, got, tc.want)
 		}
 	}
 }

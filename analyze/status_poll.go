@@ -312,18 +312,19 @@ func filterOutcome(f n8nschema.Value) outcome {
 }
 
 // v1Outcome reads If v1's conditions (conditions.string and .number,
-// combineOperation all or any; nodes-base/nodes/If/V1).
+// combineOperation all or any; nodes-base/nodes/If/V1), each missing
+// operation at its type's default (v1Operation: a number's is smaller).
 func v1Outcome(p n8nschema.Value) outcome {
 	var all []n8nschema.Value
-	for _, k := range []string{"conditions.string", "conditions.number", "conditions.boolean"} {
-		all = append(all, p.Get(k).Elems()...)
+	typ := ""
+	for _, k := range []string{"string", "number", "boolean"} {
+		if cs := p.Get("conditions." + k).Elems(); len(cs) > 0 {
+			all, typ = append(all, cs...), k
+		}
 	}
 	if len(all) == 1 {
 		c := all[0]
-		op := c.Get("operation").Str()
-		if op == "" {
-			op = "equal"
-		}
+		op := v1Operation(typ, c.Get("operation").Str())
 		if oc, ok := pendingOutcome(c.Get("value1").Str(), c.Get("value2"), "", op); ok {
 			return oc
 		}
@@ -331,10 +332,7 @@ func v1Outcome(p n8nschema.Value) outcome {
 	var conds []literalTest
 	for _, k := range []string{"conditions.string", "conditions.number"} {
 		for _, c := range p.Get(k).ElemsSeq() {
-			op := c.Get("operation").Str()
-			if op == "" {
-				op = "equal"
-			}
+			op := v1Operation(strings.TrimPrefix(k, "conditions."), c.Get("operation").Str())
 			conds = append(conds, literalTest{c.Get("value1").Str(), c.Get("value2").Str(), op})
 		}
 	}
