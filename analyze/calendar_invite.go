@@ -120,14 +120,28 @@ func googleSendsUpdates(n *n8nschema.Node, u string) bool {
 var attendeeAddressRE = lazyregexp.New(`(?i)["']?\b(address|email)["']?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|\{\{[\s\S]*?\}\}|\{[A-Za-z_]\w*\})`)
 
 // httpAttendees returns the attendees an HTTP call's event body names: a
-// body parameter named attendees, or the addresses in the JSON body's
-// attendees list (the whole list when it names none by key).
+// body parameter named attendees (an HTTP Request tool's that the model
+// fills in as its {placeholder}), or the addresses in the JSON body's
+// attendees list (the whole list when it names none by key). It is the
+// one reader of an event body's guests: RS307's calendarInvite and
+// ConsequenceIn's invitesFromData.
 func httpAttendees(n *n8nschema.Node) []string {
 	var out []string
 	p := n.Params()
-	for _, list := range []string{"bodyParameters.parameters", "parametersBody.values"} {
-		for _, b := range p.Get(list).ElemsSeq() {
-			if strings.EqualFold(b.Get("name").Str(), "attendees") {
+	for _, b := range p.Get("bodyParameters.parameters").ElemsSeq() {
+		if strings.EqualFold(b.Get("name").Str(), "attendees") {
+			out = append(out, b.Get("value").Str())
+		}
+	}
+	for _, b := range p.Get("parametersBody.values").ElemsSeq() {
+		if name := b.Get("name").Str(); strings.EqualFold(name, "attendees") {
+			// The HTTP Request tool's body parameter: the model gives it
+			// unless its valueProvider is fieldValue (modelRequired by
+			// default: @n8n/n8n-nodes-langchain/dist/nodes/tools/ToolHttpRequest/descriptions.js,
+			// utils.js: entry.valueProvider.includes('model')).
+			if vp := b.Get("valueProvider").Str(); vp == "" || strings.Contains(vp, "model") {
+				out = append(out, "{"+name+"}")
+			} else {
 				out = append(out, b.Get("value").Str())
 			}
 		}

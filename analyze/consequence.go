@@ -394,23 +394,10 @@ var fromDataRE = lazyregexp.New(`\{\{|\$fromAI|\$json|\{[A-Za-z_][\w]*\}`)
 // attendees taken from the item or the model ({"attendees": [{"emailAddress":
 // {"address": "{email}"}}]}): the calendar invites each, a customer among
 // them. Attendees written in the node are the owner's choice and are left
-// to the rest of httpConsequence.
+// to the rest of httpConsequence. One reader of the body, with RS307's
+// calendarInvite: httpAttendees.
 func invitesFromData(n *n8nschema.Node) bool {
-	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
-		if strings.EqualFold(p.Get("name").Str(), "attendees") && fromDataRE.MatchString(p.Get("value").Str()) {
-			return true
-		}
-	}
-	body := n.Params().Get("jsonBody").Str()
-	loc := attendeesRE.FindStringIndex(body)
-	if loc == nil {
-		return false
-	}
-	list := body[loc[1]:]
-	if end := closeOf(list); end >= 0 {
-		list = list[:end]
-	}
-	return strings.TrimSpace(list) != "" && fromDataRE.MatchString(list)
+	return slices.ContainsFunc(httpAttendees(n), fromDataRE.MatchString)
 }
 
 // closeOf returns the index of the "]" that closes a list whose "[" was

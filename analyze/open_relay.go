@@ -124,22 +124,7 @@ func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []O
 		if http {
 			r.PerMessage = call || slices.ContainsFunc(perMessageHosts, func(h string) bool { return strings.HasSuffix(host, h) })
 		}
-		for _, x := range exprs {
-			if strings.Contains(x, "$fromAI") || strings.Contains(x, "fromAI(") {
-				if a := w.askingAgent(n); a != nil {
-					r.Recipient, r.Agent = x, a
-					break
-				}
-				continue
-			}
-			if bot && botSenderRE.MatchString(x) {
-				continue // the bot answers whoever wrote: only they get it
-			}
-			if w.fromRequest(n, x) {
-				r.Recipient = x
-				break
-			}
-		}
+		r.Recipient, r.Agent = w.pickedRecipient(n, exprs, bot)
 		if r.Recipient != "" {
 			out = append(out, r)
 		}
@@ -168,7 +153,7 @@ func (w *relayWalk) pickedRecipient(n *n8nschema.Node, exprs []string, bot bool)
 			continue
 		}
 		if bot && botSenderRE.MatchString(x) {
-			continue
+			continue // the bot answers whoever wrote: only they get it
 		}
 		if w.fromRequest(n, x) {
 			return x, nil
