@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -83,6 +84,32 @@ func TestV1DefaultOperation(t *testing.T) {
 		got := senderBranch(n, func(l, r, op string) senderSense { return answerSense(l, r, op, true, true) })
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("If 1 %s condition with no operation: member outputs %v, want %v", tc.list, got, tc.want)
+		}
+	}
+}
+
+// TestV1DefaultOperationElsewhere: a Switch 2 rule (dataType number by
+// default) and If 1's status poll read a missing operation as n8n does.
+func TestV1DefaultOperationElsewhere(t *testing.T) {
+	sw := `{"name":"x","nodes":[{"name":"S","type":"n8n-nodes-base.switch","typeVersion":2,"position":[0,0],"parameters":{"value1":"={{ $json.message.from.id }}","rules":{"rules":[{"value2":123456789}]}}}],"connections":{}}`
+	f := n8nschema.Parse(n8nschema.NewSource("x.json", []byte(sw)))
+	if got := senderBranch(f.Workflows[0].Nodes[0], conditionSense); len(got) != 0 {
+		t.Errorf("Switch 2, number rule with no operation (smaller): owner's outputs %v, want none", got)
+	}
+	sw = strings.Replace(sw, `"parameters":{"value1"`, `"parameters":{"dataType":"string","value1"`, 1)
+	f = n8nschema.Parse(n8nschema.NewSource("x.json", []byte(sw)))
+	if got := senderBranch(f.Workflows[0].Nodes[0], conditionSense); !slices.Equal(got, []int{0}) {
+		t.Errorf("Switch 2, string rule with no operation (equal): owner's outputs %v, want [0]", got)
+	}
+	for op, want := range map[string]int{"": outOther, "equal": outAny} {
+		c := `{"value1":"={{ $json.status }}","value2":3`
+		if op != "" {
+			c += `,"operation":"` + op + `"`
+		}
+		src := `{"name":"x","nodes":[{"name":"If","type":"n8n-nodes-base.if","typeVersion":1,"position":[0,0],"parameters":{"conditions":{"number":[` + c + `}]}}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("x.json", []byte(src)))
+		if got := v1Outcome(f.Workflows[0].Nodes[0].Params()); got.kind != want {
+			t.Errorf("If 1 number status with operation %q: outcome %+v, want kind %d", op, got, want)
 		}
 	}
 }

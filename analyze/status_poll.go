@@ -370,9 +370,6 @@ func disjointRules(rules []outcome) bool {
 
 func switchOutcomes(n *n8nschema.Node) []outcome {
 	t, ok := switchRules(n, filterOutcome, func(left, right, op string) outcome {
-		if op == "" {
-			op = "equal"
-		}
 		return combine([]literalTest{{left, right, op}}, false)
 	})
 	if !ok || t.allMatch && !disjointRules(t.rules) {

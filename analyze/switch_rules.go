@@ -18,7 +18,8 @@ type switchTable[T any] struct {
 // switchRules reads a Switch in rules mode: v3's rules.values[].conditions
 // (a filter, output by position, options.fallbackOutput) or v1 and v2's
 // value1 against each rule's value2 by its operation (rules.rules[].output,
-// fallbackOutput). ok is false for a Switch in expression mode or with no
+// fallbackOutput; a missing one at the dataType's default, v1Operation:
+// smaller for a number, the dataType's own default). ok is false for a Switch in expression mode or with no
 // rules.
 func switchRules[T any](n *n8nschema.Node, filter func(conditions n8nschema.Value) T, compare func(left, right, op string) T) (switchTable[T], bool) {
 	t, ok := readSwitchRules(n, filter, compare)
@@ -52,9 +53,14 @@ func readSwitchRules[T any](n *n8nschema.Node, filter func(conditions n8nschema.
 		return t, true
 	}
 	left := p.Get("value1").Str()
+	typ := p.Get("dataType").Str()
+	if typ == "" {
+		typ = "number" // dataType's default (Switch/V1/SwitchV1.node.js, Switch/V2/SwitchV2.node.js)
+	}
 	for _, r := range p.Get("rules.rules").ElemsSeq() {
 		o, _ := r.Get("output").Num()
-		t.rules = append(t.rules, compare(left, r.Get("value2").Str(), strings.TrimPrefix(r.Get("operation").Str(), "=")))
+		op := v1Operation(typ, strings.TrimPrefix(r.Get("operation").Str(), "="))
+		t.rules = append(t.rules, compare(left, r.Get("value2").Str(), op))
 		t.at = append(t.at, int(o))
 	}
 	if x, ok := p.Get("fallbackOutput").Num(); ok {

@@ -53,9 +53,14 @@ owner's own service (an HTTP Request that reads, GET or no method, from a litera
 with the sender's id in its URL, query or body; api.telegram.org's getChatMember answers for anyone) or in the
 owner's table with Always Output Data, that tests a field of the answer ($json.active is true, $json.status equals
 "active", $json.row_number exists): the call counts as gated when it hangs on the outcome only a member's answer
-takes. A lookup that may output an item for a failure or for no row (continue on fail, never error, Always Output
-Data) counts only with a test that such an item, lacking the field, fails: "equals false" does not (a missing field
-is not false: n8n-workflow dist/cjs/node-parameters/filter-parameter.js).
+takes, and only where that outcome needs the field present with a member's value, so that an answer lacking the
+field fails it (an error item, an empty item for no row, or a 200 with {} that many services send for an id they do
+not know): "equals false" and "is not equal to 0" do not count (a missing field is not false:
+n8n-workflow dist/cjs/node-parameters/filter-parameter.js), nor, after the owner's service, a presence test ("exists",
+"is not empty": exists is left !== undefined && left !== null, and a service answers a stranger's id with the same
+field, {active: false}); after a table read with Always Output Data, "$json.row_number exists" counts (the item for
+no row is empty). If 1, Filter 1 and Switch 1 or 2 store no operation at its type's default, read as n8n runs it:
+smaller for a number, after for a date, equal for a string or boolean (nodes-base/nodes/If/V1/IfV1.node.js).
 So is a paid call that a stranger's run never gets to: one behind an HTTP Request that first fetches, with the
 owner's credential, an object by an id taken from the request that only the real sender knows (an Airtable
 webhook's payloads, a Stripe event retrieved by its id) and does not continue on error or "never error". A
