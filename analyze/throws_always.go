@@ -300,6 +300,18 @@ var jsonParseRE = lazyregexp.New(`JSON\.parse\(\s*$`)
 // dist/js-task-runner/js-task-runner.js L226-233 runForAllItems, L286-295
 // runForEachItem; $json is the first item in the all-items mode, L195).
 // So the run stops there every time.
+//
+// Only code is judged, not another node's parameter expressions: both of
+// n8n's expression engines catch what an expression throws as it runs (a
+// TypeError, JSON.parse's SyntaxError) and yield undefined, rethrowing
+// only n8n's own ExpressionError (the VM engine, 2.41.1's default:
+// @n8n/expression-runtime dist/cjs/bridge/isolated-vm-bridge.js L87-100,
+// the E handler Tournament's try/catch calls; the legacy engine:
+// n8n-workflow dist/cjs/expression.js L58-61 and renderExpression
+// L668-686, which returns null; run on 2.41.1: undefined, no throw). An app node whose column reads
+// {{ $json.choices[0].message.content }} of the error item writes an
+// empty value and does not fail: RS403 reports the call
+// (rules/testdata/RS010/app_expression_reads_answer_of_a_retired_model_call_that_continues.json).
 func (g *Graph) errorItemRead(i int) (string, bool) {
 	nd := g.Nodes[i]
 	if nd.Type != n8nschema.TypeCode {
