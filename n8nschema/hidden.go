@@ -15,24 +15,18 @@ import "strings"
 // MissingRequired reads a required parameter's): the name is hidden when
 // each of them has a condition that certainly fails, on a value that is
 // stored as a literal or absent with its default at the node's version
-// (an expression, or a value of another kind, is not judged). Only a
-// version the node table lists exactly is judged; a <type>Tool variant
-// with its base node's entry (n8n adds properties to it, not conditions
-// to the base node's).
+// (an expression, or a value of another kind, is not judged). A version
+// the node table does not list is judged at the nearest lower one
+// (DescribeNode): n8n runs a node type that is not versioned by its one
+// description at any typeVersion (OpenAi at 2 as at 1.1), and a versioned
+// type it does not have at that version is a workflow n8n cannot build
+// (MissingVersion, RS010), of which RS012 says nothing. A <type>Tool
+// variant is judged with its base node's entry (n8n adds properties to
+// it, not conditions to the base node's).
 func Hidden(n *Node, name string) bool {
-	es, ok := entriesOf(n.Type)
-	if !ok {
-		return false
-	}
-	var e *nodeEntry
-	for i := range es {
-		for _, v := range es[i].v {
-			if v == n.TypeVersion {
-				e = &es[i]
-			}
-		}
-	}
-	if e == nil || e.shown == 0 {
+	nv, ok := DescribeNode(n.Type, n.TypeVersion)
+	e := nv.e
+	if !ok || e == nil || e.shown == 0 {
 		return false
 	}
 	var alts string
