@@ -232,6 +232,11 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 		} else if analyze.RunStateOf(w) != analyze.RunShown {
 			d.Severity = analyze.Note
 			d.Message += " (the export does not show the workflow active: its triggers fire only once it is published)"
+		} else if param, ok := n8nschema.BlankLocator(trigger); ok {
+			// Shown active, so the author's copy watched a real resource
+			// and the blank was put in to share it (analyze.blankOf); a
+			// copy of the export runs once it is filled in.
+			d.Message += fmt.Sprintf(" (the export shows it active with %q a template's blank: a copy of it starts runs once that names a real resource)", param)
 		}
 		pass.Report(d)
 	},
