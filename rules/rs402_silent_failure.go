@@ -79,7 +79,9 @@ Twilio's delivery statuses, is a machine's. Triggers fire only in an active (pub
 workflow, and an export shows one only by "active": true or a published version (activeVersion); "active":
 false or no field says nothing either way (n8n import:workflow deactivates what it imports unless
 --activeState=fromJson, cli/src/services/import.service.ts; source-control exports do not write the field), so
-the finding is then a note: the silence is certain only once the workflow is published. A workflow whose every trigger n8n
+the finding is then a note: the silence is certain only once the workflow is published. An export shown active
+keeps its severity when its trigger watches a template's blank (the author put it in to share the workflow, which
+ran with a real one), and the finding says that a copy starts runs once the blank names a real resource. A workflow whose every trigger n8n
 refuses for a required parameter left blank (RS010 names it) is read as it will run once the blank is filled
 in, and every rule's finding on it says so and is a note: until then no run happens, and RS010's finding is the
 one to act on (analyze.Graph.SetupBlank). The runs that reach the calls are judged as they are here, with the
