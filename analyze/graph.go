@@ -228,6 +228,9 @@ type Graph struct {
 	// for their resource or operation (n8nschema.RefusedCall with
 	// NoItems): nothing after their regular outputs runs.
 	empty []bool
+	// starved holds, by Merge made empty by starvedMerges, the inputs it
+	// needs that no run feeds.
+	starved map[int32][2]bool
 	// aborts marks nodes after which n8n ends the execution (aborting):
 	// nothing after them runs.
 	aborts []bool

@@ -195,16 +195,32 @@ func (g *Graph) starvedMerges() {
 				g.empty = make([]bool, len(g.Nodes))
 			}
 			g.empty[v] = true
+			if g.starved == nil {
+				g.starved = map[int32][2]bool{}
+			}
+			g.starved[v] = [2]bool{in[0] && !now[0], in[1] && !now[1]}
 		}
 	}
 }
 
-// mergeStops reports an enabled Merge v3 or later in mode "combine" by
-// matching fields (combineBy's default) whose join mode returns nothing
-// when an input is empty, and which inputs it needs: keepMatches
-// (joinMode's default) both, enrichInput1 the first, enrichInput2 the
-// second (combineByFields.js L272-288). A node that always outputs data
-// turns no output into an empty item, and is left out.
+// StarvedInput reports a Merge that a run reaches but that outputs
+// nothing on any run because its main input (0 or 1), which it needs, is
+// fed by no run (starvedMerges): what only it leads to never runs.
+func (g *Graph) StarvedInput(n *n8nschema.Node, input int) bool {
+	i, ok := g.index(n)
+	return ok && input >= 0 && input < 2 && g.starved[int32(i)][input]
+}
+
+// mergeStops reports an enabled Merge v3 or later in mode "combine" that
+// returns nothing when an input it needs is empty, and which inputs it
+// needs: by matching fields (combineBy's default) in a join mode that
+// stops, keepMatches (joinMode's default) both, enrichInput1 the first,
+// enrichInput2 the second (combineByFields.js L272-288); by all
+// combinations, both ("if (!input1 || !input2) return [returnData]",
+// combineAll.js L42); by position without unpaired items, both (the
+// first two: Math.min of the inputs' lengths, 0 returns nothing,
+// combineByPosition.js L63-70). A node that always outputs data turns no
+// output into an empty item, and is left out (as needsBothInputs).
 func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
 	if nd.Type != "n8n-nodes-base.merge" || nd.TypeVersion < 3 || nd.Disabled || nd.AlwaysOutputData {
 		return [2]bool{}, false
@@ -222,7 +238,18 @@ func mergeStops(nd *n8nschema.Node) ([2]bool, bool) {
 	if m, _ := lit("mode", ""); m != "combine" {
 		return [2]bool{}, false
 	}
-	if c, ok := lit("combineBy", "combineByFields"); !ok || c != "combineByFields" {
+	switch c, ok := lit("combineBy", "combineByFields"); {
+	case !ok:
+		return [2]bool{}, false
+	case c == "combineAll":
+		return [2]bool{true, true}, true
+	case c == "combineByPosition":
+		u, ok := nd.Param("options.includeUnpaired")
+		if !ok || u.Kind() == n8nschema.Missing || u.Kind() == n8nschema.Bool && !u.True() {
+			return [2]bool{true, true}, true
+		}
+		return [2]bool{}, false
+	case c != "combineByFields":
 		return [2]bool{}, false
 	}
 	switch j, _ := lit("joinMode", "keepMatches"); j {

@@ -409,7 +409,13 @@ never runs. A defect of a node behind such a gate is not reported while no findi
 from item data written by a node a run reaches), opens the gate.
 
 A trigger that fails so never starts a run. The finding says why and names what never runs after the
-node. It is a warning: the work never happens and each execution is marked failed, though nothing is
+node. That includes what lies behind a Merge v3 or later that combines its inputs and needs both (combine
+by all combinations, by position without unpaired items, by matching fields keeping matches; not with
+alwaysOutputData) when the failing node's side is the only way to one of those inputs: a run down the other
+side runs the Merge with that input empty (requiredInputs 1, Merge/v3/actions/versionDescription.js) and it
+returns nothing (combineAll.js "if (!input1 || !input2) return [returnData]", combineByPosition.js Math.min
+of the lengths), so the finding names that Merge too, and a defect of a node behind it is not reported
+while no run reaches it. A Merge whose input a branch feeds on some runs and not others is not such a Merge. It is a warning: the work never happens and each execution is marked failed, though nothing is
 duplicated or charged. It is a note for a node only a manual trigger reaches (a person runs it and sees the
 error; a manual trigger that starts a sub-workflow another workflow of the set calls counts as any other), or
 a node of a sub-workflow or tool workflow whose every caller a person starts so (an agent behind a Chat Trigger
@@ -649,7 +655,7 @@ so an active export beside it stays a note.`,
 				}
 			}
 			d := analyze.Diagnostic{Node: n, Fix: f.fix}
-			names, cut := neverRunAfter(g, n, live, &budget)
+			names, starved, cut := neverRunAfter(g, n, live, &budget)
 			after := "the execution stops there"
 			switch {
 			case cut && len(names) == 0: // what follows was not read
@@ -658,14 +664,21 @@ so an active export beside it stays a note.`,
 			case len(names) > 0:
 				after = joinNames(names, 2) + plural(len(names), " never runs", " never run")
 			}
+			merge := ""
+			if starved != nil {
+				// The Merge runs on the other input's items alone and
+				// combines them with none: nothing leaves it.
+				merge = fmt.Sprintf(", and node %q, which combines its inputs, gets no item on input %d on any run, so it outputs nothing", starved.To.Name, starved.Input+1)
+			}
+			after += merge
 			if g.ErrorsGoNowhere(n) {
 				// n8n marks such a run a success: nothing says it failed.
 				after = "its items leave by its error output, which leads nowhere, so nothing after it runs and the execution is not marked failed"
 				switch {
 				case cut && len(names) > 0 || len(names) > 2:
-					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
+					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run" + merge + ")"
 				case len(names) > 0:
-					after += " (" + joinNames(names, 2) + plural(len(names), " never runs)", " never run)")
+					after += " (" + joinNames(names, 2) + plural(len(names), " never runs", " never run") + merge + ")"
 				}
 			}
 			if loopVia != nil {
@@ -675,9 +688,9 @@ so an active export beside it stays a note.`,
 				after = fmt.Sprintf("its items leave by its error output, which leads back to it through %q, so the execution goes round for ever, holding a worker, and is never marked failed", loopVia.Name)
 				switch {
 				case cut && len(names) > 0 || len(names) > 2:
-					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run)"
+					after += " (" + joinNames(names[:min(len(names), 2)], 2) + " and more never run" + merge + ")"
 				case len(names) > 0:
-					after += " (" + joinNames(names, 2) + plural(len(names), " never runs)", " never run)")
+					after += " (" + joinNames(names, 2) + plural(len(names), " never runs", " never run") + merge + ")"
 				}
 			}
 			d.Message = fmt.Sprintf("node %q fails on every run that reaches it: %s; %s", n.Name, why, after)
@@ -1520,12 +1533,21 @@ func typelessNode(n *n8nschema.Node) string {
 // neverRunAfter names, quoted and nearest first, the enabled nodes after n
 // along main connections that nothing else runs (not in live); cut when
 // the budget of edges to read ran out first.
-func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, cut bool) {
-	after, cut := appendNeverRun(nil, g, n, live, map[*n8nschema.Node]bool{n: true}, budget)
+//
+// The walk goes on through a Merge that a run reaches but that outputs
+// nothing on any run, an input it needs being fed by no run
+// (analyze.Graph.StarvedInput) where the walk comes in: what only it
+// leads to never runs either, and starved names it, with that input.
+func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, starved *analyze.Edge, cut bool) {
+	var merges []*analyze.Edge
+	after, cut := appendNeverRunVia(nil, g, n, live, map[*n8nschema.Node]bool{n: true}, budget, &merges)
 	for _, v := range after {
 		names = append(names, fmt.Sprintf("%q", v.Name))
 	}
-	return names, cut
+	if len(merges) > 0 {
+		starved = merges[0]
+	}
+	return names, starved, cut
 }
 
 // appendNeverRun appends to nodes, nearest first, the enabled nodes after
@@ -1534,6 +1556,13 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 // share seen read each node once); cut when the budget of edges to read
 // ran out first.
 func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live, seen map[*n8nschema.Node]bool, budget *int) ([]*n8nschema.Node, bool) {
+	return appendNeverRunVia(nodes, g, n, live, seen, budget, nil)
+}
+
+// appendNeverRunVia is appendNeverRun that, given merges, also walks
+// through each Merge it meets by an input no run feeds and that the Merge
+// needs (analyze.Graph.StarvedInput), appending the connection to merges.
+func appendNeverRunVia(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live, seen map[*n8nschema.Node]bool, budget *int, merges *[]*analyze.Edge) ([]*n8nschema.Node, bool) {
 	queue := []*n8nschema.Node{n}
 	for len(queue) > 0 {
 		u := queue[0]
@@ -1543,7 +1572,15 @@ func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node
 				return nodes, true
 			}
 			v := e.To
-			if e.Type != analyze.ConnMain || seen[v] || live[v] {
+			if e.Type != analyze.ConnMain || seen[v] {
+				continue
+			}
+			if live[v] {
+				if merges != nil && g.StarvedInput(v, e.Input) {
+					seen[v] = true
+					queue = append(queue, v)
+					*merges = append(*merges, e)
+				}
 				continue
 			}
 			seen[v] = true
