@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -561,6 +562,7 @@ so an active export beside it stays a note.`,
 			return
 		}
 		reportToolBlanks(pass, g)
+		reportBlockedByDefault(pass, g, all)
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine, nearest map[*n8nschema.Node]*n8nschema.Node
@@ -1671,6 +1673,123 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 		})
 		return
 	}
+}
+
+// reportBlockedByDefault reports, once per workflow each, at its first
+// such node, an enabled node some run reaches (LiveFrom, or behind a node
+// that fails: BehindFrom) that does not continue on fail and surely calls
+// require() in its code (analyze.BlockedRequire: every n8n release's
+// sandbox refuses a module its allow list, empty by default, does not
+// name), or on n8n 2 and later reads $env (Graph.EnvRead: blocked unless
+// N8N_BLOCK_ENV_ACCESS_IN_NODE is "false"). The instance's environment
+// decides, which an export does not show, so each is a note, and the rest
+// of the workflow is judged as if the read succeeded: the owner may have
+// set the variable.
+func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8nschema.Node) {
+	var reached map[*n8nschema.Node]bool
+	runs := func(n *n8nschema.Node) bool {
+		if n.Disabled || n.ContinuesOnFail() {
+			return false
+		}
+		if reached == nil {
+			reached = analyze.LiveFrom(g, starts...)
+			for b := range analyze.BehindFrom(g, starts...) {
+				reached[b] = true
+			}
+		}
+		return reached[n]
+	}
+	var reqAt *n8nschema.Node
+	var reqModule string
+	reqMore := 0
+	for _, n := range g.Nodes {
+		if n8nschema.IsCode(n.Type) && !n.Disabled {
+			if m, ok := analyze.BlockedRequire(n); ok && runs(n) {
+				if reqAt == nil {
+					reqAt, reqModule = n, m
+				} else {
+					reqMore++
+				}
+			}
+		}
+	}
+	if reqAt != nil {
+		what, vars := "require()", "NODE_FUNCTION_ALLOW_BUILTIN or NODE_FUNCTION_ALLOW_EXTERNAL"
+		allow := "the module"
+		if reqModule != "" {
+			shown := shortName(reqModule)
+			what = fmt.Sprintf("require(%q)", shown)
+			allow = strconv.Quote(shown)
+			if analyze.IsNodeBuiltin(reqModule) {
+				vars = "NODE_FUNCTION_ALLOW_BUILTIN"
+			} else {
+				vars = "NODE_FUNCTION_ALLOW_EXTERNAL"
+			}
+		}
+		msg := fmt.Sprintf("node %q calls %s at the top of its code, outside any try: on a default n8n install the code's sandbox allows no module (its allow lists are empty), so the call throws \"Module ... is disallowed\" and the node fails on every run that reaches it, unless the instance sets %s to a list with %s", reqAt.Name, what, vars, allow)
+		if reqMore > 0 {
+			msg += fmt.Sprintf(" (%d more %s require() so)", reqMore, plural(reqMore, "node calls", "nodes call"))
+		}
+		pass.Report(analyze.Diagnostic{Node: reqAt, Severity: analyze.Note, Stored: true,
+			Message: msg,
+			Fix:     fmt.Sprintf("Set %s on the instance to a list with %s (\"*\" allows all), or do the work without the module: an HTTP Request, Crypto, XML or Date & Time node, or the helpers n8n gives code", vars, allow),
+		})
+	}
+	if pass.Set.Options.Version().Major < 2 {
+		return // n8n 1.x let nodes read $env by default
+	}
+	var envAt *n8nschema.Node
+	var envWhere, envKey string
+	envMore := 0
+	for _, n := range g.Nodes {
+		if n.Disabled {
+			continue
+		}
+		where, key, ok := g.EnvRead(n)
+		if !ok || !runs(n) {
+			continue
+		}
+		if envAt == nil {
+			envAt, envWhere, envKey = n, where, key
+		} else {
+			envMore++
+		}
+	}
+	if envAt != nil {
+		read := "$env"
+		if envIdentRE.MatchString(envKey) {
+			read = "$env." + shortName(envKey)
+		}
+		in := "its code"
+		if envWhere != "code" {
+			in = fmt.Sprintf("parameter %q", shortName(envWhere))
+		}
+		msg := fmt.Sprintf("node %q reads %s in %s: on a default n8n 2 install nodes may not read environment variables (N8N_BLOCK_ENV_ACCESS_IN_NODE unset counts as true), so the read throws \"access to env vars denied\" and the node fails on every run that reaches it, unless the instance sets N8N_BLOCK_ENV_ACCESS_IN_NODE=false", envAt.Name, read, in)
+		if envMore > 0 {
+			msg += fmt.Sprintf(" (%d more %s $env so)", envMore, plural(envMore, "node reads", "nodes read"))
+		}
+		pass.Report(analyze.Diagnostic{Node: envAt, Severity: analyze.Note, Stored: true,
+			Message: msg,
+			Fix:     "Set N8N_BLOCK_ENV_ACCESS_IN_NODE=false on the instance, or keep the value in a credential the node takes (or in the node itself) instead of the environment",
+		})
+	}
+}
+
+// envIdentRE matches an environment variable's name worth printing: a
+// plain identifier.
+var envIdentRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// shortName cuts s to a length a message can hold.
+func shortName(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // namedByRefusal reports a node whose own failure is the missing
