@@ -455,7 +455,24 @@ A node of a type n8n 2 ships but leaves out by default, Execute Command and the 
 (NODES_EXCLUDE's default from 2.0, @n8n/config/dist/configs/nodes.config.js), makes a default install fail
 to build the workflow as for a type it does not ship. The instance may set NODES_EXCLUDE to load them, which
 an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
-judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
+judged as if it loads; with --n8n-version 1.x it is not reported. Two reads the instance's environment
+blocks by default are notes alike, once per workflow each, at the first enabled node a run reaches (one that
+does not continue on error) that makes one, naming how many more do, and the rest of the workflow is judged
+as if the read succeeds: a JavaScript Code, Function or Function Item node whose code calls require() at its
+top level, with no try in the code and no return, branch or callback before it (not in a comment or a
+string), fails on every run of a default install of any release: n8n 2's task runner resolves require through
+allow lists that are empty unless the instance sets NODE_FUNCTION_ALLOW_BUILTIN (Node's own modules, "crypto")
+or NODE_FUNCTION_ALLOW_EXTERNAL (any other, "xml2js"), and throws "Module '...' is disallowed" otherwise
+(@n8n/task-runner/dist/config/js-runner-config.js, dist/js-task-runner/require-resolver.js
+createRequireResolver), and n8n 1.x's vm2 sandbox, which the Function nodes keep, reads the same variables,
+empty by default (n8n-nodes-base/dist/nodes/Code/JavaScriptSandbox.js vmResolver); and from n8n 2.0 a node
+that reads $env ($env.API_KEY) inside {{ }} of a parameter expression (a value starting with "=", with no ?,
+&& or || before it in its braces, in a parameter the node keeps; not a trigger's or a sub-node's) or in code
+as above: n8n 2 blocks environment access unless N8N_BLOCK_ENV_ACCESS_IN_NODE is "false", and the read throws
+"access to env vars denied", an ExpressionError the expression engines rethrow
+(n8n-workflow/dist/cjs/workflow-data-proxy-env-provider.js createEnvProviderState, expression.js; the
+default changed in 2.0, n8n's breaking-change rule process-env-access-v2); with --n8n-version 1.x it is not
+reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it; one whose error output leads nowhere is reported, since its items go no further and n8n
 does not mark the run failed, and RS403 leaves it here), nodes no enabled trigger reaches, sub-nodes, an archived workflow, and a credential that
@@ -513,7 +530,7 @@ NodeVersionNotFoundError ("Node type … is not available in version 4") while t
 returned nothing and the constructor skipped the node, so with --n8n-version before 2.41 it is not judged; a plain
 node class, which takes any typeVersion, is not judged either. Whether a release once had that version is not known,
 so an active export beside it stays a note.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships; for a require() or a $env read a default install blocks, set the instance variable the finding names or do without it",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
