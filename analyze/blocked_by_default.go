@@ -39,7 +39,7 @@ func jsOf(nd *n8nschema.Node) (string, bool) {
 // Every sandbox n8n runs such code in resolves require through allow
 // lists that are empty by default: n8n 2's JavaScript task runner
 // (@n8n/task-runner dist/config/js-runner-config.js L16-29:
-// allowedBuiltInModules and allowedExternalModules ”, read from
+// allowedBuiltInModules and allowedExternalModules the empty string, from
 // NODE_FUNCTION_ALLOW_BUILTIN and NODE_FUNCTION_ALLOW_EXTERNAL;
 // dist/js-task-runner/require-resolver.js createRequireResolver L56-67
 // throws DisallowedModuleError "Module '...' is disallowed" for any module
