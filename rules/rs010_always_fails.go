@@ -1747,7 +1747,7 @@ func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8ns
 		if reqMore > 0 {
 			msg += fmt.Sprintf(" (%d more %s require() so)", reqMore, plural(reqMore, "node calls", "nodes call"))
 		}
-		pass.Report(analyze.Diagnostic{Node: reqAt, Severity: analyze.Note, Stored: true,
+		pass.Report(analyze.Diagnostic{Node: reqAt, Severity: analyze.Note,
 			Message: msg,
 			Fix:     fmt.Sprintf("Set %s on the instance to a list with %s (\"*\" allows all), or do the work without the module: an HTTP Request, Crypto, XML or Date & Time node, or the helpers n8n gives code", vars, allow),
 		})
@@ -1785,7 +1785,7 @@ func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8ns
 		if envMore > 0 {
 			msg += fmt.Sprintf(" (%d more %s $env so)", envMore, plural(envMore, "node reads", "nodes read"))
 		}
-		pass.Report(analyze.Diagnostic{Node: envAt, Severity: analyze.Note, Stored: true,
+		pass.Report(analyze.Diagnostic{Node: envAt, Severity: analyze.Note,
 			Message: msg,
 			Fix:     "Set N8N_BLOCK_ENV_ACCESS_IN_NODE=false on the instance, or keep the value in a credential the node takes (or in the node itself) instead of the environment",
 		})
