@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/analyze"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -460,7 +461,24 @@ A node of a type n8n 2 ships but leaves out by default, Execute Command and the 
 (NODES_EXCLUDE's default from 2.0, @n8n/config/dist/configs/nodes.config.js), makes a default install fail
 to build the workflow as for a type it does not ship. The instance may set NODES_EXCLUDE to load them, which
 an export does not show, so the finding is a note at the first such node, and the rest of the workflow is
-judged as if it loads; with --n8n-version 1.x it is not reported. Left out: disabled nodes, nodes that continue on error
+judged as if it loads; with --n8n-version 1.x it is not reported. Two reads the instance's environment
+blocks by default are notes alike, once per workflow each, at the first enabled node a run reaches (one that
+does not continue on error) that makes one, naming how many more do, and the rest of the workflow is judged
+as if the read succeeds: a JavaScript Code, Function or Function Item node whose code calls require() at its
+top level, with no try in the code and no return, branch or callback before it (not in a comment or a
+string), fails on every run of a default install of any release: n8n 2's task runner resolves require through
+allow lists that are empty unless the instance sets NODE_FUNCTION_ALLOW_BUILTIN (Node's own modules, "crypto")
+or NODE_FUNCTION_ALLOW_EXTERNAL (any other, "xml2js"), and throws "Module '...' is disallowed" otherwise
+(@n8n/task-runner/dist/config/js-runner-config.js, dist/js-task-runner/require-resolver.js
+createRequireResolver), and n8n 1.x's vm2 sandbox, which the Function nodes keep, reads the same variables,
+empty by default (n8n-nodes-base/dist/nodes/Code/JavaScriptSandbox.js vmResolver); and from n8n 2.0 a node
+that reads $env ($env.API_KEY) inside {{ }} of a parameter expression (a value starting with "=", with no ?,
+&& or || before it in its braces, in a parameter the node keeps; not a trigger's or a sub-node's) or in code
+as above: n8n 2 blocks environment access unless N8N_BLOCK_ENV_ACCESS_IN_NODE is "false", and the read throws
+"access to env vars denied", an ExpressionError the expression engines rethrow
+(n8n-workflow/dist/cjs/workflow-data-proxy-env-provider.js createEnvProviderState, expression.js; the
+default changed in 2.0, n8n's breaking-change rule process-env-access-v2); with --n8n-version 1.x it is not
+reported. Left out: disabled nodes, nodes that continue on error
 (continueRegularOutput passes the item on; continueErrorOutput sends it to the error output, where the
 workflow handles it; one whose error output leads nowhere is reported, since its items go no further and n8n
 does not mark the run failed, and RS403 leaves it here), nodes no enabled trigger reaches, sub-nodes, an archived workflow, and a credential that
@@ -518,7 +536,7 @@ NodeVersionNotFoundError ("Node type … is not available in version 4") while t
 returned nothing and the constructor skipped the node, so with --n8n-version before 2.41 it is not judged; a plain
 node class, which takes any typeVersion, is not judged either. Whether a release once had that version is not known,
 so an active export beside it stays a note.`,
-	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships",
+	Fix:        "Make the node runnable as the finding says: select a credential of a type the node takes (for Airtable v1, an access token or OAuth2 with the authentication to match, or upgrade the node to v2), set the missing model or prompt, compare against a value of the right type, feed the prompt and retriever the node reads, read _items or _item in Python code on n8n 2, give a key to a node that takes the credential instead of reading $credentials in code, read an upload under the binary key n8n stores it as, remove a node whose service is gone, move to a model the provider still serves, or use a node type n8n ships; for a require() or a $env read a default install blocks, set the instance variable the finding names or do without it",
 	FixDoc:     "None: which credential, model, prompt or value the author meant is theirs to say.",
 	Severity:   analyze.Warning,
 	Confidence: analyze.High,
@@ -567,6 +585,7 @@ so an active export beside it stays a note.`,
 			return
 		}
 		reportToolBlanks(pass, g)
+		reportBlockedByDefault(pass, g, all)
 		var live, byMachine map[*n8nschema.Node]bool
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine, nearest map[*n8nschema.Node]*n8nschema.Node
@@ -1708,6 +1727,123 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 		})
 		return
 	}
+}
+
+// reportBlockedByDefault reports, once per workflow each, at its first
+// such node, an enabled node some run reaches (LiveFrom, or behind a node
+// that fails: BehindFrom) that does not continue on fail and surely calls
+// require() in its code (analyze.BlockedRequire: every n8n release's
+// sandbox refuses a module its allow list, empty by default, does not
+// name), or on n8n 2 and later reads $env (Graph.EnvRead: blocked unless
+// N8N_BLOCK_ENV_ACCESS_IN_NODE is "false"). The instance's environment
+// decides, which an export does not show, so each is a note, and the rest
+// of the workflow is judged as if the read succeeded: the owner may have
+// set the variable.
+func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8nschema.Node) {
+	var reached map[*n8nschema.Node]bool
+	runs := func(n *n8nschema.Node) bool {
+		if n.Disabled || n.ContinuesOnFail() {
+			return false
+		}
+		if reached == nil {
+			reached = analyze.LiveFrom(g, starts...)
+			for b := range analyze.BehindFrom(g, starts...) {
+				reached[b] = true
+			}
+		}
+		return reached[n]
+	}
+	var reqAt *n8nschema.Node
+	var reqModule string
+	reqMore := 0
+	for _, n := range g.Nodes {
+		if n8nschema.IsCode(n.Type) && !n.Disabled {
+			if m, ok := analyze.BlockedRequire(n); ok && runs(n) {
+				if reqAt == nil {
+					reqAt, reqModule = n, m
+				} else {
+					reqMore++
+				}
+			}
+		}
+	}
+	if reqAt != nil {
+		what, vars := "require()", "NODE_FUNCTION_ALLOW_BUILTIN or NODE_FUNCTION_ALLOW_EXTERNAL"
+		allow := "the module"
+		if reqModule != "" {
+			shown := shortName(reqModule)
+			what = fmt.Sprintf("require(%q)", shown)
+			allow = strconv.Quote(shown)
+			if analyze.IsNodeBuiltin(reqModule) {
+				vars = "NODE_FUNCTION_ALLOW_BUILTIN"
+			} else {
+				vars = "NODE_FUNCTION_ALLOW_EXTERNAL"
+			}
+		}
+		msg := fmt.Sprintf("node %q calls %s at the top of its code, outside any try: on a default n8n install the code's sandbox allows no module (its allow lists are empty), so the call throws \"Module ... is disallowed\" and the node fails on every run that reaches it, unless the instance sets %s to a list with %s", reqAt.Name, what, vars, allow)
+		if reqMore > 0 {
+			msg += fmt.Sprintf(" (%d more %s require() so)", reqMore, plural(reqMore, "node calls", "nodes call"))
+		}
+		pass.Report(analyze.Diagnostic{Node: reqAt, Severity: analyze.Note,
+			Message: msg,
+			Fix:     fmt.Sprintf("Set %s on the instance to a list with %s (\"*\" allows all), or do the work without the module: an HTTP Request, Crypto, XML or Date & Time node, or the helpers n8n gives code", vars, allow),
+		})
+	}
+	if pass.Set.Options.Version().Major < 2 {
+		return // n8n 1.x let nodes read $env by default
+	}
+	var envAt *n8nschema.Node
+	var envWhere, envKey string
+	envMore := 0
+	for _, n := range g.Nodes {
+		if n.Disabled {
+			continue
+		}
+		where, key, ok := g.EnvRead(n)
+		if !ok || !runs(n) {
+			continue
+		}
+		if envAt == nil {
+			envAt, envWhere, envKey = n, where, key
+		} else {
+			envMore++
+		}
+	}
+	if envAt != nil {
+		read := "$env"
+		if envIdentRE.MatchString(envKey) {
+			read = "$env." + shortName(envKey)
+		}
+		in := "its code"
+		if envWhere != "code" {
+			in = fmt.Sprintf("parameter %q", shortName(envWhere))
+		}
+		msg := fmt.Sprintf("node %q reads %s in %s: on a default n8n 2 install nodes may not read environment variables (N8N_BLOCK_ENV_ACCESS_IN_NODE unset counts as true), so the read throws \"access to env vars denied\" and the node fails on every run that reaches it, unless the instance sets N8N_BLOCK_ENV_ACCESS_IN_NODE=false", envAt.Name, read, in)
+		if envMore > 0 {
+			msg += fmt.Sprintf(" (%d more %s $env so)", envMore, plural(envMore, "node reads", "nodes read"))
+		}
+		pass.Report(analyze.Diagnostic{Node: envAt, Severity: analyze.Note,
+			Message: msg,
+			Fix:     "Set N8N_BLOCK_ENV_ACCESS_IN_NODE=false on the instance, or keep the value in a credential the node takes (or in the node itself) instead of the environment",
+		})
+	}
+}
+
+// envIdentRE matches an environment variable's name worth printing: a
+// plain identifier.
+var envIdentRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// shortName cuts s to a length a message can hold.
+func shortName(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // namedByRefusal reports a node whose own failure is the missing

@@ -1,0 +1,37 @@
+package analyze
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stormcheck/stormcheck/n8nschema"
+)
+
+func TestBlockedRequire(t *testing.T) {
+	for _, c := range []struct {
+		typ, param, code string
+		module           string
+		ok               bool
+	}{
+		{"n8n-nodes-base.code", "jsCode", "const c = require('crypto');\nreturn [];", "crypto", true},
+		{"n8n-nodes-base.function", "functionCode", "const p = require(\"xml2js\").parseString;\nreturn items;", "xml2js", true},
+		{"n8n-nodes-base.code", "jsCode", "const m = require(name);\nreturn [];", "", true},
+		{"n8n-nodes-base.code", "jsCode", "try { require('crypto') } catch (e) {}\nreturn [];", "", false},
+		{"n8n-nodes-base.code", "jsCode", "// require('crypto')\nconst s = \"require('fs')\";\nreturn [];", "", false},
+		{"n8n-nodes-base.code", "jsCode", "function f() { return require('crypto'); }\nreturn [];", "", false},
+		{"n8n-nodes-base.code", "jsCode", "if ($json.x) { require('crypto'); }\nreturn [];", "", false},
+		{"n8n-nodes-base.code", "jsCode", "const require = (m) => ({});\nrequire('crypto');\nreturn [];", "", false},
+		{"n8n-nodes-base.code", "jsCode", "const x = lib.require('crypto');\nreturn [];", "", false},
+	} {
+		code, _ := json.Marshal(c.code)
+		src := `{"nodes":[{"name":"C","type":"` + c.typ + `","typeVersion":2,"parameters":{"` + c.param + `":` + string(code) + `}}],"connections":{}}`
+		f := n8nschema.Parse(n8nschema.NewSource("x.json", []byte(src)))
+		m, ok := BlockedRequire(f.Workflows[0].Nodes[0])
+		if m != c.module || ok != c.ok {
+			t.Errorf("%q: got %q %v, want %q %v", c.code, m, ok, c.module, c.ok)
+		}
+	}
+	if !IsNodeBuiltin("crypto") || !IsNodeBuiltin("node:fs") || IsNodeBuiltin("xml2js") {
+		t.Error("crypto and node:fs are built in, xml2js is not")
+	}
+}
