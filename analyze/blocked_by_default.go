@@ -101,6 +101,17 @@ func IsNodeBuiltin(module string) bool {
 	return strings.HasPrefix(module, "node:") || nodeBuiltins[module]
 }
 
+// collectionOption reports a top-level parameter that is a collection of
+// options (options, additionalFields and the like: an object, not a list
+// of values), whose members the node table does not judge.
+func collectionOption(top string) bool {
+	switch top {
+	case "options", "additionalFields", "additionalOptions", "additionalParameters":
+		return true
+	}
+	return false
+}
+
 // envReadRE matches a read of a member of $env: $env.KEY, $env["KEY"],
 // $env?.KEY, with the key when it is written out.
 var envReadRE = lazyregexp.New(`\$env\s*(?:\?\.\s*|\.\s*)(?:([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\n]*)'|"([^"\n]*)")?)|\$env\s*\[\s*(?:'([^'\n]*)'|"([^"\n]*)")?`)
@@ -196,7 +207,13 @@ func (g *Graph) EnvRead(n *n8nschema.Node) (where, key string, ok bool) {
 			if k := strings.IndexAny(top, ".["); k >= 0 {
 				top = top[:k]
 			}
-			if n8nschema.Hidden(n, top) {
+			// A parameter n8n drops at load is never evaluated: one the
+			// version does not declare, one its display options hide, or
+			// an option of a collection, whose declared options vary by
+			// version and which the node table does not list (n8n keeps a
+			// collection's declared options only: Postgres 2.6 drops v1's
+			// options.queryParams).
+			if !n8nschema.DeclaresParam(n.Type, n.TypeVersion, top) || n8nschema.Hidden(n, top) || collectionOption(top) {
 				ok, key, where = false, "", ""
 			}
 		}

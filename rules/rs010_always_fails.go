@@ -471,9 +471,11 @@ allow lists that are empty unless the instance sets NODE_FUNCTION_ALLOW_BUILTIN 
 or NODE_FUNCTION_ALLOW_EXTERNAL (any other, "xml2js"), and throws "Module '...' is disallowed" otherwise
 (@n8n/task-runner/dist/config/js-runner-config.js, dist/js-task-runner/require-resolver.js
 createRequireResolver), and n8n 1.x's vm2 sandbox, which the Function nodes keep, reads the same variables,
-empty by default (n8n-nodes-base/dist/nodes/Code/JavaScriptSandbox.js vmResolver); and from n8n 2.0 a node
+empty by default (n8n-nodes-base/dist/nodes/Code/JavaScriptSandbox.js vmResolver), and throws "Cannot find module
+'...'" (vm2/lib/resolver.js); and from n8n 2.0 a node
 that reads $env ($env.API_KEY) inside {{ }} of a parameter expression (a value starting with "=", with no ?,
-&& or || before it in its braces, in a parameter the node keeps; not a trigger's or a sub-node's) or in code
+&& or || before it in its braces, in a top-level parameter the node keeps, not an option of a collection,
+whose declared options vary by version; not a trigger's or a sub-node's) or in code
 as above: n8n 2 blocks environment access unless N8N_BLOCK_ENV_ACCESS_IN_NODE is "false", and the read throws
 "access to env vars denied", an ExpressionError the expression engines rethrow
 (n8n-workflow/dist/cjs/workflow-data-proxy-env-provider.js createEnvProviderState, expression.js; the
@@ -1780,7 +1782,15 @@ func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8ns
 				vars = "NODE_FUNCTION_ALLOW_EXTERNAL"
 			}
 		}
-		msg := fmt.Sprintf("node %q calls %s at the top of its code, outside any try: on a default n8n install the code's sandbox allows no module (its allow lists are empty), so the call throws \"Module ... is disallowed\" and the node fails on every run that reaches it, unless the instance sets %s to a list with %s", reqAt.Name, what, vars, allow)
+		// The Function nodes run in vm2 (nodes-base dist/nodes/Function/
+		// Function.node.js L127), whose resolver throws "Cannot find
+		// module" (vm2/lib/resolver.js); the Code node's task runner
+		// throws DisallowedModuleError.
+		thrown := "Module ... is disallowed"
+		if reqAt.Type != n8nschema.TypeCode {
+			thrown = "Cannot find module ..."
+		}
+		msg := fmt.Sprintf("node %q calls %s at the top of its code, outside any try: on a default n8n install the code's sandbox allows no module (its allow lists are empty), so the call throws %q and the node fails on every run that reaches it, unless the instance sets %s to a list with %s", reqAt.Name, what, thrown, vars, allow)
 		if reqMore > 0 {
 			msg += fmt.Sprintf(" (%d more %s require() so)", reqMore, plural(reqMore, "node calls", "nodes call"))
 		}
