@@ -35,3 +35,15 @@ func TestBlockedRequire(t *testing.T) {
 		t.Error("crypto and node:fs are built in, xml2js is not")
 	}
 }
+func TestDeclaresRequire(t *testing.T) {
+	for code, want := range map[string]bool{
+		"const require = x": true, "let require=1": true, "var  require;": true, "function require(m) {}": true,
+		"require = () => 1": true, "if (require == null)": false, "const x = require('a')": false,
+		"x.require = 1": false, "myrequire = 2": false, "required = 3": false, "\nvar require\n= f": true,
+		"constrequire = 1": false, "// required\nconst a = 1": false, "function\trequire(){}": true,
+	} {
+		if got := declaresRequire(code); got != want {
+			t.Errorf("%q: %v, want %v", code, got, want)
+		}
+	}
+}
