@@ -214,22 +214,10 @@ func (g *Graph) EnvRead(n *n8nschema.Node) (where, key string, ok bool) {
 		if !strings.Contains(s, "$env") {
 			return true
 		}
-		for rest := s; !ok; {
-			open := strings.Index(rest, "{{")
-			if open < 0 {
+		for seg := range exprSegments(s) {
+			if key, ok = envAt(seg, func(at int) bool { return !branches(seg[:at]) }); ok {
 				break
 			}
-			rest = rest[open+2:]
-			seg := rest
-			if end := strings.Index(rest, "}}"); end >= 0 {
-				seg, rest = rest[:end], rest[end+2:]
-			} else {
-				rest = ""
-			}
-			key, ok = envAt(seg, func(at int) bool {
-				before := seg[:at]
-				return !strings.Contains(before, "?") && !strings.Contains(before, "&&") && !strings.Contains(before, "||")
-			})
 		}
 		if ok {
 			where = strings.TrimPrefix(v.Path(), params.Path()+".")

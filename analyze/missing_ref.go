@@ -1,12 +1,42 @@
 package analyze
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
+
+// exprSegments yields the code inside each {{ }} of an expression, in
+// order; a {{ that is not closed runs to the end.
+func exprSegments(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for rest := s; ; {
+			open := strings.Index(rest, "{{")
+			if open < 0 {
+				return
+			}
+			rest = rest[open+2:]
+			seg := rest
+			if end := strings.Index(rest, "}}"); end >= 0 {
+				seg, rest = rest[:end], rest[end+2:]
+			} else {
+				rest = ""
+			}
+			if !yield(seg) {
+				return
+			}
+		}
+	}
+}
+
+// branches reports a ?, && or || in code before a read: a condition, a
+// default or optional chaining that may skip what follows.
+func branches(before string) bool {
+	return strings.Contains(before, "?") || strings.Contains(before, "&&") || strings.Contains(before, "||")
+}
 
 // nextNamedRef finds the first read of a node by its name in s at or
 // after from, each form with the same quote on both sides: $('Name'),
@@ -113,18 +143,9 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path refPa
 		if !v.IsExpr() {
 			return true
 		}
-		s := v.Str()
-		for rest := s; name == ""; {
-			open := strings.Index(rest, "{{")
-			if open < 0 {
+		for seg := range exprSegments(v.Str()) {
+			if name != "" {
 				break
-			}
-			rest = rest[open+2:]
-			seg := rest
-			if end := strings.Index(rest, "}}"); end >= 0 {
-				seg, rest = rest[:end], rest[end+2:]
-			} else {
-				rest = ""
 			}
 			if !readsByName(seg) {
 				continue
@@ -135,7 +156,7 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path refPa
 					break
 				}
 				at = end
-				if strings.Contains(seg[:start], "?") || strings.Contains(seg[:start], "&&") || strings.Contains(seg[:start], "||") {
+				if branches(seg[:start]) {
 					break // a branch may not read it
 				}
 				form := seg[start : start+2]
