@@ -38,6 +38,9 @@ type Regexp struct {
 	lead string
 	once sync.Once
 	rx   *regexp.Regexp
+	// at is the pattern anchored at the start, ^(?:expr), for a pattern
+	// with a lead: tried at each place the lead starts a word (next).
+	at *regexp.Regexp
 }
 
 // A need is a literal, lowercased when fold (matched without case).
@@ -101,7 +104,12 @@ func CompileWhile(more func() bool) {
 }
 
 func (r *Regexp) re() *regexp.Regexp {
-	r.once.Do(func() { r.rx = regexp.MustCompile(r.expr) })
+	r.once.Do(func() {
+		r.rx = regexp.MustCompile(r.expr)
+		if r.readNeeds(); r.lead != "" {
+			r.at = regexp.MustCompile("^(?:" + r.expr + ")")
+		}
+	})
 	return r.rx
 }
 
@@ -131,12 +139,16 @@ func lead(re *syntax.Regexp) string {
 }
 
 // next returns the first match at or after i of a pattern with a lead,
-// its submatches' indices when sub is set (else its own): regexp's
-// search of s from the first place p at or after i where the lead starts
-// a word, since no match starts before. s[p:] holds every match s holds
-// from p: its \b at p reads no word byte before, as s's does.
+// its submatches' indices when sub is set (else its own). Every match
+// starts where the lead starts a word, so the pattern anchored there (at)
+// is tried at each such place p in turn: regexp cannot skip to a literal
+// behind \b, and a search of s[p:] that fails at p went on byte by byte
+// to the end. s[p:] holds every match s holds from p: its \b at p reads
+// no word byte before, as s's does. After maxTries places that hold no
+// match, one search of s[p:] finds the rest: a pattern whose tries read
+// far (a [\s\S]* in it) stays linear in s.
 func (r *Regexp) next(s string, i int, sub bool) []int {
-	for {
+	for tries := 0; ; {
 		j := strings.Index(s[i:], r.lead)
 		if j < 0 {
 			return nil
@@ -146,11 +158,19 @@ func (r *Regexp) next(s string, i int, sub bool) []int {
 			i = p + 1
 			continue
 		}
+		rx := r.at
+		if tries++; tries > maxTries {
+			rx = r.rx
+		}
 		var m []int
 		if sub {
-			m = r.rx.FindStringSubmatchIndex(s[p:])
+			m = rx.FindStringSubmatchIndex(s[p:])
 		} else {
-			m = r.rx.FindStringIndex(s[p:])
+			m = rx.FindStringIndex(s[p:])
+		}
+		if m == nil && rx == r.at {
+			i = p + 1
+			continue
 		}
 		for k := range m {
 			if m[k] >= 0 {
@@ -160,6 +180,10 @@ func (r *Regexp) next(s string, i int, sub bool) []int {
 		return m
 	}
 }
+
+// maxTries is how many places next tries the anchored pattern at before
+// it searches the rest of the text at once.
+const maxTries = 16
 
 // all returns up to n (all when n < 0) successive matches of a pattern
 // with a lead, as next gives them: each begins where the last ended, and

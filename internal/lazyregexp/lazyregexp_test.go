@@ -252,9 +252,11 @@ func TestLeadAsRegexp(t *testing.T) {
 		if r.absent(""); r.lead == "" {
 			t.Fatalf("%s: no lead", expr)
 		}
-		for range 20000 {
+		for k := range 20000 {
 			var b strings.Builder
-			for range rng.IntN(10) {
+			// One string in eight is long: more places to try than
+			// next tries before it searches the rest at once.
+			for range rng.IntN([]int{10, 10, 10, 10, 10, 10, 10, 120}[k%8]) {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
 			}
 			s, n := b.String(), rng.IntN(4)-1
@@ -272,6 +274,22 @@ func TestLeadAsRegexp(t *testing.T) {
 				r.ReplaceAllStringFunc(s, strings.ToUpper) != want.ReplaceAllStringFunc(s, strings.ToUpper) {
 				t.Fatalf("%s on %q (n %d) differs from regexp's", expr, s, n)
 			}
+		}
+	}
+}
+
+// TestLeadPastTries: after maxTries places that hold no match, next
+// searches the rest of the text at once and finds what regexp finds.
+func TestLeadPastTries(t *testing.T) {
+	const expr = `\bbody\.(\w+)`
+	r, want := New(expr), regexp.MustCompile(expr)
+	for _, n := range []int{0, maxTries - 1, maxTries, maxTries + 1, 3 * maxTries} {
+		s := strings.Repeat("body x ", n) + "body.email body.name"
+		if got, w := r.FindAllStringSubmatchIndex(s, -1), want.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, w, slices.Equal) {
+			t.Errorf("%d places without a match first: %v, want %v", n, got, w)
+		}
+		if got, w := r.FindStringIndex(s), want.FindStringIndex(s); !slices.Equal(got, w) {
+			t.Errorf("%d places without a match first: first %v, want %v", n, got, w)
 		}
 	}
 }
