@@ -129,14 +129,29 @@ func (p refPath) String() string { return strings.TrimPrefix(p.v.Path(), p.param
 // after the expression text that follows it, path gives the parameter's
 // path (made only when asked).
 func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path refPath) bool) (param, name string, ok bool) {
-	nd := g.Nodes[i]
-	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
+	params, reads := namedReadParams(g, i)
+	if !reads {
 		return "", "", false
 	}
-	params := nd.Params()
-	if !readsByName(params.Raw()) {
-		return "", "", false // most nodes read no node by name: skip the walk
+	return scanParams(params, bad)
+}
+
+// namedReadParams returns node i's parameters when scanNamedRefs judges
+// them and they hold a start of a read by name (readsByName): most nodes
+// read no node by name, and their scan stops here, before the walk and
+// before its callback (which escapes, with what it captures) is made.
+func namedReadParams(g *Graph, i int) (n8nschema.Value, bool) {
+	nd := g.Nodes[i]
+	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
+		return n8nschema.Value{}, false
 	}
+	params := nd.Params()
+	return params, readsByName(params.Raw())
+}
+
+// scanParams is scanNamedRefs' walk of the parameters namedReadParams
+// returned.
+func scanParams(params n8nschema.Value, bad func(ref, form, after string, path refPath) bool) (param, name string, ok bool) {
 	// Scalars walks without building paths; the path is made for the one
 	// value that reads a missing node.
 	params.Scalars(func(v n8nschema.Value) bool {
@@ -217,8 +232,12 @@ func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool
 		}
 		return n8nschema.Refusal{}, false
 	}
+	params, reads := namedReadParams(g, i)
+	if !reads {
+		return n8nschema.Refusal{}, false
+	}
 	var unParam, unName string
-	param, name, missing := scanNamedRefs(g, i, func(ref, form, after string, path refPath) bool {
+	param, name, missing := scanParams(params, func(ref, form, after string, path refPath) bool {
 		if g.Workflow.Node(ref) == nil {
 			return true
 		}
