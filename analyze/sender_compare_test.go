@@ -19,6 +19,12 @@ func TestSenderTesterAsRegexp(t *testing.T) {
 		"x.Includes(['a',\"b\"].user_number", "12345 === from.id", "+123456'  != $json.chat_id", "uſer_id === 'abc'",
 		"teleGRAM_id\n==\n'abc'", "chat ?. username.toString()) === 'xyz'", "whatsappNumber === '123'",
 		"sender_id===abc", "fromid == 12", "from_number == 123", "chat_idx == 123",
+		// The third form after a failed try at an earlier includes(: one
+		// inside its list is skipped, one after white space is not.
+		"includes(includes( chat_id", "a.includes(b.includes(chatId)", "includes(x)includes(user_id",
+		"includes(a includes(chat_id)", "INCLUDES(\nincludes(\twa_id", "includes(includes(includes(x) chat_id",
+		// The second form at a digit run inside a word or after a quote.
+		"x12345 == chat_id", "'0123456789'==chat_id", "+99999 !== a.b(user_id)", "1234 5678901 == from_id",
 	}
 	for _, c := range cases {
 		if got, want := senderTestRE.MatchString(c), re.MatchString(c); got != want {
@@ -27,7 +33,7 @@ func TestSenderTesterAsRegexp(t *testing.T) {
 	}
 	pieces := []string{
 		"chat", "CHAT", "from", "From", "messages", "MESSAGES", "wa_id", "user", "User", "sender", "telegram", "whatsapp",
-		"includes(", "INCLUDES(", "includes", "_", "id", "ID", "number", "username", "?", ".", "[", "]", "0", " ", "\n", "\t",
+		"includes(", "INCLUDES(", "includes", ".includes(", "includes( ", "_", "id", "ID", "number", "username", "?", ".", "[", "]", "0", " ", "\n", "\t",
 		"==", "===", "!=", "!==", "=", "!", "'", `"`, "+", "12345", "123456789", "1234", "9", ".toString()", ")", "(", "$",
 		"abc", "x", "@", "-", "ſ", "K", "é", "json", ";", "k", "s", "u", "c", "f", "i", "t", "w", "m",
 	}
