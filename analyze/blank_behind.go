@@ -93,10 +93,10 @@ func (g *Graph) BlankBefore(n *n8nschema.Node) (Blank, bool) {
 	return g.blankBefore(i)
 }
 
-// blankIndex fills the blank reach once and returns the index of the node
-// whose blanks n takes: n, or the root a sub-node works for.
+// blankIndex returns the index of the node whose blanks n takes: n, or
+// the root a sub-node works for, once the blank reach is filled; false
+// when no node before it names a blank (blankClear), so none gates it.
 func (g *Graph) blankIndex(n *n8nschema.Node) (int, bool) {
-	g.blankOnce.Do(g.blankReach)
 	if n == nil {
 		return 0, false
 	}
@@ -105,7 +105,84 @@ func (g *Graph) blankIndex(n *n8nschema.Node) (int, bool) {
 			return 0, false
 		}
 	}
-	return g.index(n)
+	i, ok := g.index(n)
+	if !ok || g.blankClear(i) {
+		return 0, false
+	}
+	g.blankOnce.Do(g.blankReach)
+	return i, true
+}
+
+// blankClear reports that no node names a blank (blankReach's blankOf,
+// subBlankOf or fillInGate) among node i and every node with a way to it
+// along any edge, its sub-nodes among them (a sub-node's edge leads to
+// its root). Only such a node can stand in the reach's answer for i or
+// for a sub-node of i's: a blank node or gate before i (blankOnly), i's
+// own blank or its models' (blankAt), the sub-node's own (blankSub). So
+// the reach is filled only for a graph where a node asked about has a
+// blank before it; the nodes read are kept (blankClean), so each is
+// judged once whatever the order of the questions. Most graphs name no
+// blank, and a finding's node has the nodes before it to read, not the
+// whole graph (the nodes after the last finding are never judged).
+func (g *Graph) blankClear(i int) bool {
+	g.blankMu.Lock()
+	defer g.blankMu.Unlock()
+	if g.blankFound {
+		return false
+	}
+	if g.blankClean == nil {
+		g.blankClean = make([]bool, len(g.Nodes))
+	}
+	// In a published export no value is a template's blank (blankOf) but
+	// a tool's target (subBlankOf), and the reach reads no gate.
+	shown := RunStateOf(g.Workflow) == RunShown
+	var stack []int32
+	push := func(k int32) {
+		if !g.blankClean[k] {
+			g.blankClean[k] = true
+			stack = append(stack, k)
+		}
+	}
+	push(int32(i))
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if g.namesBlank(int(k), shown) {
+			g.blankFound = true
+			return false
+		}
+		for _, e := range g.ins(int(k)) {
+			push(e.from)
+		}
+	}
+	return true
+}
+
+// namesBlank reports a node (index i) that blankReach would keep: an
+// enabled sub-node subBlankOf reports, or an enabled node of the main
+// flow blankOf or fillInGate does. blankSub is empty while blankClear
+// asks, so modelBlank answers no: a root's blank models are its sub-nodes,
+// read as the nodes before it.
+func (g *Graph) namesBlank(i int, shown bool) bool {
+	n := g.Nodes[i]
+	if n.Disabled {
+		return false
+	}
+	if g.sub[i] {
+		_, ok := g.subBlankOf(i)
+		return ok
+	}
+	if shown {
+		return false
+	}
+	if _, ok := g.blankOf(i); ok {
+		return true
+	}
+	if n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter {
+		_, ok := g.fillInGate(i)
+		return ok
+	}
+	return false
 }
 
 func (g *Graph) blankBefore(i int) (Blank, bool) {

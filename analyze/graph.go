@@ -158,6 +158,12 @@ type Graph struct {
 	// every item is fixed (deadBesidesFailing), nil when no node names a
 	// blank: the nodes whose own blank gates a finding on them.
 	blankRun []bool
+	// blankClear's memo, under blankMu: the nodes it found no blank
+	// before (nil till asked), and whether it found one (then blankReach
+	// answers).
+	blankMu    sync.Mutex
+	blankClean []bool
+	blankFound bool
 	// UnreachedBy's memo: the answer for each node no run reaches.
 	unreachedOnce sync.Once
 	unreachedBy   map[*n8nschema.Node]*n8nschema.Node
