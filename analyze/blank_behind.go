@@ -93,10 +93,10 @@ func (g *Graph) BlankBefore(n *n8nschema.Node) (Blank, bool) {
 	return g.blankBefore(i)
 }
 
-// blankIndex fills the blank reach once and returns the index of the node
-// whose blanks n takes: n, or the root a sub-node works for.
+// blankIndex returns the index of the node whose blanks n takes: n, or
+// the root a sub-node works for, once the blank reach is filled; false
+// when no node before it names a blank (blankClear), so none gates it.
 func (g *Graph) blankIndex(n *n8nschema.Node) (int, bool) {
-	g.blankOnce.Do(g.blankReach)
 	if n == nil {
 		return 0, false
 	}
@@ -105,7 +105,97 @@ func (g *Graph) blankIndex(n *n8nschema.Node) (int, bool) {
 			return 0, false
 		}
 	}
-	return g.index(n)
+	i, ok := g.index(n)
+	if !ok || g.blankClear(i) {
+		return 0, false
+	}
+	g.blankOnce.Do(g.blankReach)
+	return i, true
+}
+
+// blankClear reports that no node names a blank (blankReach's blankOf,
+// subBlankOf or fillInGate) among node i and every node with a way to it
+// along any edge, its sub-nodes among them (a sub-node's edge leads to
+// its root). Only such a node can stand in the reach's answer for i or
+// for a sub-node of i's: a blank node or gate before i (blankOnly), i's
+// own blank or its models' (blankAt), the sub-node's own (blankSub). So
+// the reach is filled only for a graph where a node asked about has a
+// blank before it; the nodes read are kept (blankSeen), so each is
+// judged once whatever the order of the questions. Most graphs name no
+// blank, and a finding's node has the nodes before it to read, not the
+// whole graph (the nodes after the last finding are never judged).
+func (g *Graph) blankClear(i int) bool {
+	g.blankMu.Lock()
+	defer g.blankMu.Unlock()
+	if g.blankFound {
+		return false
+	}
+	if g.blankSeen == nil {
+		g.blankSeen = make([]uint8, len(g.Nodes))
+		g.noSet = !slices.ContainsFunc(g.Nodes, func(n *n8nschema.Node) bool { return n.Type == n8nschema.TypeSet && !n.Disabled })
+	}
+	// In a published export no value is a template's blank (blankOf) but
+	// a tool's target (subBlankOf), and the reach reads no gate.
+	shown := RunStateOf(g.Workflow) == RunShown
+	var stack []int32
+	push := func(k int32) {
+		if g.blankSeen[k] == 0 {
+			g.blankSeen[k] = seenQueued
+			stack = append(stack, k)
+		}
+	}
+	push(int32(i))
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if g.namesBlank(int(k), shown) {
+			g.blankFound = true
+			return false
+		}
+		g.blankSeen[k] = seenClear
+		for _, e := range g.ins(int(k)) {
+			push(e.from)
+		}
+	}
+	return true
+}
+
+// What blankClear knows of a node (Graph.blankSeen): queued to be read,
+// or read and found to name no blank (namesBlank), which blankReach then
+// need not ask again.
+const (
+	seenQueued = 1 + iota
+	seenClear
+)
+
+// cleared reports a node blankClear read and found to name no blank.
+func (g *Graph) cleared(i int) bool { return g.blankSeen != nil && g.blankSeen[i] == seenClear }
+
+// namesBlank reports a node (index i) that blankReach would keep: an
+// enabled sub-node subBlankOf reports, or an enabled node of the main
+// flow blankOf or fillInGate does. blankSub is empty while blankClear
+// asks, so modelBlank answers no: a root's blank models are its sub-nodes,
+// read as the nodes before it.
+func (g *Graph) namesBlank(i int, shown bool) bool {
+	n := g.Nodes[i]
+	if n.Disabled {
+		return false
+	}
+	if g.sub[i] {
+		_, ok := g.subBlankOf(i)
+		return ok
+	}
+	if shown {
+		return false
+	}
+	if _, ok := g.blankOf(i); ok {
+		return true
+	}
+	if n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter {
+		_, ok := g.fillInGate(i)
+		return ok
+	}
+	return false
 }
 
 func (g *Graph) blankBefore(i int) (Blank, bool) {
@@ -193,17 +283,18 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 	// Only a node that names no credential at all (an empty credentials
 	// block): one that holds a credential of another type has a fault of
 	// its own, which RS010 reports as live.
-	if c, ok := g.LacksCredential(n); ok && len(n.Credentials) == 0 {
+	if c, ok := g.lacksCredential(n); ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's required %q credential is set", n.Name, c), Until: "fails on every item"}, true
 	}
-	if param, ok := n8nschema.BlankTarget(n); ok {
+	if param, src, field, ok := g.targetBlank(n); ok && src == nil {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, a template's blank, names a real resource", n.Name, param), Until: "fails on every item"}, true
-	}
-	if param, src, field, ok := g.configTarget(n); ok {
+	} else if ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %q, read from %q's %q, a template's blank, names a real resource", n.Name, param, src.Name, field),
 			Until: "fails on every item"}, true
 	}
-	if where, ok := g.blankKey(n); ok {
+	if g.noSet {
+		// No Set node leaves a key blank for blankKey to read.
+	} else if where, ok := g.blankKey(n); ok {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %s carries a key (it reads a field a Set node leaves blank for the owner)", n.Name, where),
 			Until: "fails on every item"}, true
 	}
@@ -299,41 +390,67 @@ func CredentialBlankIs(c n8nschema.CredentialBlank) string {
 	return "stored with no id and no name"
 }
 
-// configTarget reports a node whose target parameter (n8nschema.EachTarget:
-// a resource locator's value, an id-named string parameter, an SMS
-// sender) is an expression that reads, whole, one field a Set node writes
-// as a template's blank id (n8nschema.BlankID: "C0XXXXXXXXX",
-// "YOUR_SPREADSHEET_ID"): ={{ $('Config').first().json.slackChannel }},
-// or {{ $json.sheetId }} from the Set node that feeds it (setFixes). A
-// Set node in manual mode writes each field it names with the literal
-// written in it on every item (nodes-base/nodes/Set/v2/manual.mode.js),
-// and the node resolves its parameter from that field, so every call asks
-// its service for the resource the blank names, as a literal one would
-// (n8nschema.BlankTarget): the one config node at a template's start
-// that holds every id for the owner to fill in. It returns the parameter,
-// the Set node (the first, when $json reads several that all write it
-// so) and the field. Only a node whose target is such an expression is
-// resolved.
-func (g *Graph) configTarget(n *n8nschema.Node) (param string, src *n8nschema.Node, field string, found bool) {
+// lacksCredential is LacksCredential for a node that names no credential
+// at all, asked first.
+func (g *Graph) lacksCredential(n *n8nschema.Node) (string, bool) {
+	if len(n.Credentials) > 0 {
+		return "", false
+	}
+	return g.LacksCredential(n)
+}
+
+// targetBlank is n8nschema.BlankTarget, then configTarget (src not nil),
+// in one walk of the node's targets (n8nschema.EachTarget): a target that
+// is a template's blank as written comes first, wherever it stands. A
+// graph with no Set node has no config node for configTarget to read.
+func (g *Graph) targetBlank(n *n8nschema.Node) (param string, src *n8nschema.Node, field string, found bool) {
 	n8nschema.EachTarget(n, func(k, s string, nameMode bool) bool {
-		body, ok := wholeExpr(s)
-		if !ok || !strings.Contains(body, "json") {
-			return true
+		if n8nschema.BlankID(s, nameMode) {
+			param, src, field, found = k, nil, "", true
+			return false
 		}
-		srcs, f := setSources(g, n, body)
-		if len(srcs) == 0 {
-			return true
-		}
-		for _, from := range srcs {
-			v, ok := setLiteral(from, f)
-			if !ok || !n8nschema.BlankID(v, nameMode) {
-				return true
+		if !found && !g.noSet {
+			src, field, found = g.configTarget(s, n, nameMode)
+			if found {
+				param = k
 			}
 		}
-		param, src, field, found = k, srcs[0], f, true
-		return false
+		return true
 	})
 	return param, src, field, found
+}
+
+// configTarget reports a target parameter's value s of node n
+// (n8nschema.EachTarget: a resource locator's value, an id-named string
+// parameter, an SMS sender) that is an expression that reads, whole, one
+// field a Set node writes as a template's blank id (n8nschema.BlankID:
+// "C0XXXXXXXXX", "YOUR_SPREADSHEET_ID"):
+// ={{ $('Config').first().json.slackChannel }}, or {{ $json.sheetId }}
+// from the Set node that feeds it (setFixes). A Set node in manual mode
+// writes each field it names with the literal written in it on every item
+// (nodes-base/nodes/Set/v2/manual.mode.js), and the node resolves its
+// parameter from that field, so every call asks its service for the
+// resource the blank names, as a literal one would (n8nschema.BlankTarget):
+// the one config node at a template's start that holds every id for the
+// owner to fill in. It returns the Set node (the first, when $json reads
+// several that all write it so) and the field. Only such an expression is
+// resolved.
+func (g *Graph) configTarget(s string, n *n8nschema.Node, nameMode bool) (*n8nschema.Node, string, bool) {
+	body, ok := wholeExpr(s)
+	if !ok || !strings.Contains(body, "json") {
+		return nil, "", false
+	}
+	srcs, f := setSources(g, n, body)
+	if len(srcs) == 0 {
+		return nil, "", false
+	}
+	for _, from := range srcs {
+		v, ok := setLiteral(from, f)
+		if !ok || !n8nschema.BlankID(v, nameMode) {
+			return nil, "", false
+		}
+	}
+	return srcs[0], f, true
 }
 
 // wholeExpr returns what the one {{ }} of a parameter's expression holds
@@ -451,7 +568,7 @@ func (g *Graph) blankReach() {
 	// The sub-nodes first: a root's model blank is its models' own
 	// (modelBlank).
 	for i, n := range g.Nodes {
-		if n.Disabled || !g.sub[i] {
+		if n.Disabled || !g.sub[i] || g.cleared(i) {
 			continue
 		}
 		if b, ok := g.subBlankOf(i); ok {
@@ -469,7 +586,15 @@ func (g *Graph) blankReach() {
 		if n.Disabled || g.sub[i] {
 			continue
 		}
-		b, ok := g.blankOf(i)
+		var b Blank
+		var ok bool
+		if g.cleared(i) {
+			// blankClear found no blank of its own; its models' may
+			// be one (blankSub is filled now).
+			b, ok = g.modelBlank(i)
+		} else {
+			b, ok = g.blankOf(i)
+		}
 		if !ok {
 			continue
 		}
@@ -492,7 +617,7 @@ func (g *Graph) blankReach() {
 	// behind the blank too.
 	var gates []int32
 	for i, n := range g.Nodes {
-		if n.Disabled || g.sub[i] || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter {
+		if n.Disabled || g.sub[i] || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter || g.cleared(i) {
 			continue
 		}
 		if b, ok := g.fillInGate(i); ok {

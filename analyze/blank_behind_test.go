@@ -1,8 +1,12 @@
 package analyze
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 )
 
 // TestBehindBlank: a node every run reaches only past a read of a
@@ -126,6 +130,83 @@ func TestConfigTargetBlank(t *testing.T) {
 			if ok != (want != "") || ok && !strings.Contains(b.Fill, want) {
 				t.Errorf("%s%s: behind a blank %v (%s), want %q", c.active, name, ok, b.Fill, want)
 			}
+		}
+	}
+}
+
+// TestBlankClearOrder: blankClear reads only the nodes before the one
+// asked about, so a blank that lies after it is not read then; asked next
+// about a node behind that blank (and about a sub-node whose model names
+// one), BehindBlank still finds it, and a node before it stays clear.
+func TestBlankClearOrder(t *testing.T) {
+	const wf = `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},
+	  {"name":"Before","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Blank read","type":"n8n-nodes-base.googleSheets","typeVersion":4.5,"parameters":{"documentId":{"__rl":true,"mode":"id","value":"YOUR_SPREADSHEET_ID"},"sheetName":{"__rl":true,"mode":"list","value":"gid=0"}}},
+	  {"name":"Behind","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Chain","type":"@n8n/n8n-nodes-langchain.chainLlm","typeVersion":1.5,"parameters":{"promptType":"define","text":"Say hi"}},
+	  {"name":"Model","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{"options":{}},"credentials":{"openAiApi":{"id":"YOUR_CREDENTIAL_ID","name":"OpenAI"}}},
+	  {"name":"After the chain","type":"n8n-nodes-base.noOp","typeVersion":1}],
+	 "connections":{
+	  "Start":{"main":[[{"node":"Before","type":"main","index":0},{"node":"Chain","type":"main","index":0}]]},
+	  "Before":{"main":[[{"node":"Blank read","type":"main","index":0}]]},
+	  "Blank read":{"main":[[{"node":"Behind","type":"main","index":0}]]},
+	  "Model":{"ai_languageModel":[[{"node":"Chain","type":"ai_languageModel","index":0}]]},
+	  "Chain":{"main":[[{"node":"After the chain","type":"main","index":0}]]}}}`
+	want := map[string]string{"Behind": `"documentId"`, "Blank read": `"documentId"`, "After the chain": `"Model"`, "Chain": `"Model"`, "Model": "fails on every call"}
+	for _, order := range [][]string{
+		{"Before", "Start", "Behind", "Before", "After the chain"},
+		{"Start", "After the chain", "Before", "Behind"},
+		{"Before", "Model", "Behind", "Start"},
+		{"Start", "Before", "Chain", "Blank read"},
+	} {
+		s := buildJSON(t, wf) // a fresh graph, nothing read yet
+		g := s.Graph(s.Workflows[0])
+		for _, name := range order {
+			b, ok := g.BehindBlank(g.Node(name))
+			if w := want[name]; ok != (w != "") || ok && !strings.Contains(b.Fill+" "+b.Until, w) {
+				t.Errorf("%v, %s: behind a blank %v (%s: %s), want %q", order, name, ok, b.Fill, b.Until, w)
+			}
+		}
+	}
+}
+
+// TestBlankClearAsReach: on every workflow of the corpora, BehindBlank and
+// BlankBefore answer for each node, asked in a shuffled order, what they
+// answer once the whole reach is filled first (blankReach alone, before
+// blankClear read any node).
+func TestBlankClearAsReach(t *testing.T) {
+	for _, name := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		files := corpustest.FilesOf(t, name)
+		lazy, whole := Build(files, DefaultOptions()), Build(files, DefaultOptions())
+		rnd := rand.New(rand.NewPCG(29, uint64(len(files))))
+		found, clear := 0, 0
+		for _, w := range lazy.Workflows {
+			g, h := lazy.Graph(w), whole.Graph(w)
+			h.blankFound = true
+			h.blankOnce.Do(h.blankReach)
+			nodes := slices.Clone(g.Nodes)
+			rnd.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+			for _, n := range nodes {
+				b, ok := g.BehindBlank(n)
+				wb, wok := h.BehindBlank(n)
+				if ok != wok || b != wb {
+					t.Errorf("%s %q node %q: BehindBlank %v %+v, the whole reach %v %+v", name, w.Name, n.Name, ok, b, wok, wb)
+				}
+				b, ok = g.BlankBefore(n)
+				wb, wok = h.BlankBefore(n)
+				if ok != wok || b != wb {
+					t.Errorf("%s %q node %q: BlankBefore %v %+v, the whole reach %v %+v", name, w.Name, n.Name, ok, b, wok, wb)
+				}
+				if wok {
+					found++
+				} else {
+					clear++
+				}
+			}
+		}
+		if found == 0 || clear == 0 {
+			t.Errorf("%s: %d nodes behind a blank, %d not: the corpus tests one side only", name, found, clear)
 		}
 	}
 }

@@ -158,6 +158,14 @@ type Graph struct {
 	// every item is fixed (deadBesidesFailing), nil when no node names a
 	// blank: the nodes whose own blank gates a finding on them.
 	blankRun []bool
+	// blankClear's memo, under blankMu: what it knows of each node (nil
+	// till asked: seenQueued, seenClear), whether it found a blank (then
+	// blankReach answers), and whether the graph has no enabled Set node
+	// (noSet: no config node for blankOf's reads of one).
+	blankMu    sync.Mutex
+	blankSeen  []uint8
+	blankFound bool
+	noSet      bool
 	// UnreachedBy's memo: the answer for each node no run reaches.
 	unreachedOnce sync.Once
 	unreachedBy   map[*n8nschema.Node]*n8nschema.Node
