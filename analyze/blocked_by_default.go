@@ -1,10 +1,8 @@
 package analyze
 
 import (
-	"iter"
 	"strings"
 
-	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -12,43 +10,9 @@ import (
 // Two reads a default n8n install refuses, set by the instance's
 // environment, which an export does not show (RS010 tells them as notes).
 
-// requireRE matches a call of require at the start of a text with, when
-// it is a literal, the module's name.
-var requireRE = lazyregexp.New(`^require\s*\(\s*(?:'([^'\n]*)'|"([^"\n]*)"|` + "`([^`$\\n]*)`" + `)?`)
-
-// requireCalls yields, for the first n matches of `\brequire\s*\(...` in
-// code (requireRE where a word does not go on before it), their submatch
-// offsets in code, as FindAllStringSubmatchIndex gives them. The pattern
-// starts with \b, so Go's regexp found no literal to search for and ran
-// its machine over the whole code; each match starts at a "require".
-func requireCalls(code string, n int) iter.Seq[[]int] {
-	return func(yield func([]int) bool) {
-		for at := 0; n > 0; {
-			i := strings.Index(code[at:], "require")
-			if i < 0 {
-				return
-			}
-			i += at
-			at = i + 1
-			if i > 0 && ascii.IsWord(code[i-1]) {
-				continue
-			}
-			m := requireRE.FindStringSubmatchIndex(code[i:])
-			if m == nil {
-				continue
-			}
-			for k := range m {
-				if m[k] >= 0 {
-					m[k] += i
-				}
-			}
-			if !yield(m) {
-				return
-			}
-			at, n = m[1], n-1
-		}
-	}
-}
+// requireRE matches a call of require with, when it is a literal, the
+// module's name.
+var requireRE = lazyregexp.New(`\brequire\s*\(\s*(?:'([^'\n]*)'|"([^"\n]*)"|` + "`([^`$\\n]*)`" + `)?`)
 
 // jsOf is the JavaScript of a Code (language JavaScript), Function or
 // Function Item node, as the node stores it.
@@ -94,7 +58,7 @@ func BlockedRequire(nd *n8nschema.Node) (module string, ok bool) {
 	if declaresRequire(code) {
 		return "", false
 	}
-	for m := range requireCalls(code, 8) { // a few calls
+	for _, m := range requireRE.FindAllStringSubmatchIndex(code, 8) { // a few calls: each look is one pass
 		if m[0] > 0 && (isIdent(code[m[0]-1]) || code[m[0]-1] == '.' || code[m[0]-1] == '$') {
 			continue // x.require(, $require(
 		}

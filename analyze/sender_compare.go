@@ -126,7 +126,7 @@ func includesAt(s string) iter.Seq[int] {
 	}
 }
 
-// senderWords are the words a match of the first or the third form starts
+// senderWords are the words a match of the first form starts
 // with, lower case.
 var senderWords = []string{"chat", "from", "messages", "wa_id", "user", "sender", "telegram", "whatsapp"}
 

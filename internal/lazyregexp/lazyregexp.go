@@ -13,7 +13,7 @@
 //
 // Go's regexp skips ahead to a pattern's literal prefix, but not past a
 // \b before it: `\bbody\.(\w+)` is tried at every byte. Such a pattern
-// is searched from the first place its literal starts a word.
+// is tried anchored at each place its literal starts a word (next).
 package lazyregexp
 
 import (
@@ -144,11 +144,12 @@ func lead(re *syntax.Regexp) string {
 // is tried at each such place p in turn: regexp cannot skip to a literal
 // behind \b, and a search of s[p:] that fails at p went on byte by byte
 // to the end. s[p:] holds every match s holds from p: its \b at p reads
-// no word byte before, as s's does. After maxTries places that hold no
-// match, one search of s[p:] finds the rest: a pattern whose tries read
-// far (a [\s\S]* in it) stays linear in s.
-func (r *Regexp) next(s string, i int, sub bool) []int {
-	for tries := 0; ; {
+// no word byte before, as s's does. tries counts the places tried in s,
+// across the calls of one search (all): past maxTries, each call searches
+// s[p:] at once, so a pattern whose tries read far (a [\s\S]* in it)
+// reads s at most maxTries times more than one search does.
+func (r *Regexp) next(s string, i int, sub bool, tries *int) []int {
+	for {
 		j := strings.Index(s[i:], r.lead)
 		if j < 0 {
 			return nil
@@ -159,7 +160,7 @@ func (r *Regexp) next(s string, i int, sub bool) []int {
 			continue
 		}
 		rx := r.at
-		if tries++; tries > maxTries {
+		if *tries++; *tries > maxTries {
 			rx = r.rx
 		}
 		var m []int
@@ -181,8 +182,8 @@ func (r *Regexp) next(s string, i int, sub bool) []int {
 	}
 }
 
-// maxTries is how many places next tries the anchored pattern at before
-// it searches the rest of the text at once.
+// maxTries is how many places of one text next tries the anchored
+// pattern at before it searches the rest at once.
 const maxTries = 16
 
 // all returns up to n (all when n < 0) successive matches of a pattern
@@ -190,8 +191,9 @@ const maxTries = 16
 // none is empty.
 func (r *Regexp) all(s string, n int, sub bool) [][]int {
 	var out [][]int
+	tries := 0
 	for i := 0; n < 0 || len(out) < n; {
-		m := r.next(s, i, sub)
+		m := r.next(s, i, sub, &tries)
 		if m == nil {
 			break
 		}
@@ -245,7 +247,7 @@ func (r *Regexp) MatchString(s string) bool {
 	if rx := r.re(); r.lead == "" {
 		return rx.MatchString(s)
 	}
-	return r.next(s, 0, false) != nil
+	return r.next(s, 0, false, new(int)) != nil
 }
 
 func (r *Regexp) FindString(s string) string {
@@ -255,7 +257,7 @@ func (r *Regexp) FindString(s string) string {
 	if rx := r.re(); r.lead == "" {
 		return rx.FindString(s)
 	}
-	if m := r.next(s, 0, false); m != nil {
+	if m := r.next(s, 0, false, new(int)); m != nil {
 		return s[m[0]:m[1]]
 	}
 	return ""
@@ -268,7 +270,7 @@ func (r *Regexp) FindStringIndex(s string) []int {
 	if rx := r.re(); r.lead == "" {
 		return rx.FindStringIndex(s)
 	}
-	return r.next(s, 0, false)
+	return r.next(s, 0, false, new(int))
 }
 
 func (r *Regexp) FindStringSubmatch(s string) []string {
@@ -278,7 +280,7 @@ func (r *Regexp) FindStringSubmatch(s string) []string {
 	if rx := r.re(); r.lead == "" {
 		return rx.FindStringSubmatch(s)
 	}
-	return strs(s, r.next(s, 0, true))
+	return strs(s, r.next(s, 0, true, new(int)))
 }
 
 func (r *Regexp) FindStringSubmatchIndex(s string) []int {
@@ -288,7 +290,7 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if rx := r.re(); r.lead == "" {
 		return rx.FindStringSubmatchIndex(s)
 	}
-	return r.next(s, 0, true)
+	return r.next(s, 0, true, new(int))
 }
 
 func (r *Regexp) FindAllString(s string, n int) []string {

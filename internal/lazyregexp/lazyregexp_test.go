@@ -279,17 +279,34 @@ func TestLeadAsRegexp(t *testing.T) {
 }
 
 // TestLeadPastTries: after maxTries places that hold no match, next
-// searches the rest of the text at once and finds what regexp finds.
+// searches the rest of the text at once and finds what regexp finds; the
+// places count across the matches of one text, so a text of many matches
+// is read at most maxTries times more than one search reads it.
 func TestLeadPastTries(t *testing.T) {
 	const expr = `\bbody\.(\w+)`
 	r, want := New(expr), regexp.MustCompile(expr)
 	for _, n := range []int{0, maxTries - 1, maxTries, maxTries + 1, 3 * maxTries} {
-		s := strings.Repeat("body x ", n) + "body.email body.name"
+		s := strings.Repeat("body.- ", n) + "body.email body.name"
 		if got, w := r.FindAllStringSubmatchIndex(s, -1), want.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, w, slices.Equal) {
 			t.Errorf("%d places without a match first: %v, want %v", n, got, w)
 		}
 		if got, w := r.FindStringIndex(s), want.FindStringIndex(s); !slices.Equal(got, w) {
 			t.Errorf("%d places without a match first: first %v, want %v", n, got, w)
 		}
+	}
+	s := strings.Repeat(strings.Repeat("body.- ", 3*maxTries)+"body.email ", 5)
+	tries, found := 0, 0
+	for i := 0; ; found++ {
+		m := r.next(s, i, false, &tries)
+		if m == nil {
+			break
+		}
+		i = m[1]
+	}
+	// maxTries places without a match, the search that finds the first
+	// match, then one search for each later match (after the last, no
+	// place is left to try).
+	if want := maxTries + found; found != 5 || tries != want {
+		t.Errorf("%d matches after %d places tried; want 5 after %d", found, tries, want)
 	}
 }
