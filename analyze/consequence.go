@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -257,7 +258,7 @@ func postsToTeamChannel(n *n8nschema.Node, body func() [][]string) bool {
 	for _, p := range n.Params().Get("bodyParameters.parameters").ElemsSeq() {
 		judge(p.Get("name").Str(), p.Get("value").Str())
 	}
-	if !channel && !other && !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "channel") {
+	if !channel && !other && !ascii.ContainsFold(n.Params().Get("jsonBody").Str(), "channel") {
 		return false // no field can name a channel (channelKeyRE)
 	}
 	for _, m := range body() {
@@ -469,7 +470,7 @@ func draftStatus(n *n8nschema.Node) bool {
 			return true
 		}
 	}
-	if !lazyregexp.ContainsFold(n.Params().Get("jsonBody").Str(), "draft") {
+	if !ascii.ContainsFold(n.Params().Get("jsonBody").Str(), "draft") {
 		return false
 	}
 	for _, m := range jsonBodyFields(n) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -133,7 +133,7 @@ func bodyReadPaths(x string) []string {
 // (every header of relayServices names a signature). An escape (\u) may
 // spell any of them, so it may.
 func mayRelay(raw string) bool {
-	if strings.Contains(raw, "body") || strings.Contains(raw, `\u`) || lazyregexp.ContainsFold(raw, "signature") {
+	if strings.Contains(raw, "body") || strings.Contains(raw, `\u`) || ascii.ContainsFold(raw, "signature") {
 		return true
 	}
 	for _, s := range relayServices {
@@ -162,7 +162,7 @@ func relaySignal(x string, reads, paths, events []string, header string) string 
 			return fmt.Sprintf("it tests for the event %q", ev)
 		}
 	}
-	if header != "" && lazyregexp.ContainsFold(x, header) {
+	if header != "" && ascii.ContainsFold(x, header) {
 		return fmt.Sprintf("it reads %q", header)
 	}
 	return ""

@@ -3,7 +3,7 @@ package analyze
 import (
 	"strings"
 
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -276,7 +276,7 @@ func Clears(n *n8nschema.Node) bool {
 	// outside ASCII: a search without case finds what the lower-cased text
 	// holds, without the copy.
 	for _, w := range []string{"delete", "remove", "clear", "truncate", "purge"} {
-		if lazyregexp.ContainsFold(n.Name, w) || lazyregexp.ContainsFold(raw, w) {
+		if ascii.ContainsFold(n.Name, w) || ascii.ContainsFold(raw, w) {
 			return true
 		}
 	}

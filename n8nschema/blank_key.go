@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 )
 
@@ -319,7 +320,7 @@ func blankKeyWord(s string) bool {
 	if len(s) < 2 {
 		return false
 	}
-	if fillIn(s) || lazyregexp.ContainsFold(s, "xxxx") {
+	if fillIn(s) || ascii.ContainsFold(s, "xxxx") {
 		return true
 	}
 	for i := 0; i < len(s); i++ {

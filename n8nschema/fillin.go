@@ -3,7 +3,7 @@ package n8nschema
 import (
 	"strings"
 
-	"github.com/stormcheck/stormcheck/internal/lazyregexp"
+	"github.com/stormcheck/stormcheck/internal/ascii"
 )
 
 // The words and shapes of a template's fill-in, the text an author writes
@@ -90,7 +90,7 @@ func fillInWords(s string) bool {
 	if len(s) >= 3 && (s[0]|0x20 == 'x' && onlyX(s) || s == "...") || len(s) == 8 && foldAt(s, 0, "changeme") {
 		return true
 	}
-	return lazyregexp.ContainsFold(s, "placeholder")
+	return ascii.ContainsFold(s, "placeholder")
 }
 
 // onlyX reports s made of x alone, in any case.

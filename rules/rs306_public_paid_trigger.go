@@ -546,7 +546,7 @@ func namesRateLimit(s string) bool {
 
 // foldWord is a lower-case ASCII word to search for with its ASCII
 // letters in any case, from the byte of it that code and names hold
-// least (at): "quota" and "request" from their q, "throttl" from its h.
+// least (at): "quota" and "request" from their q, "throttl" from its l.
 type foldWord struct {
 	w  string
 	at int
@@ -570,42 +570,8 @@ func foldWords(ws []string) []foldWord {
 }
 
 // index is where f's word first starts in s, its ASCII letters in any
-// case (strings.Index of the word in s with its ASCII letters lowered), or
-// -1.
-func (f foldWord) index(s string) int {
-	lo, up := f.w[f.at], f.w[f.at]
-	if 'a' <= lo && lo <= 'z' {
-		up = lo - ('a' - 'A')
-	}
-	end := len(s) - len(f.w) + f.at + 1 // where the rare byte can be, below
-	next := func(c byte, from int) int {
-		if i := strings.IndexByte(s[from:end], c); i >= 0 {
-			return from + i
-		}
-		return end
-	}
-	nl, nu := -1, -1 // the next rare byte in each case, at or after i
-	for i := f.at; i < end; {
-		if nl < i {
-			nl = next(lo, i)
-		}
-		if nu < i {
-			nu = nl
-			if up != lo {
-				nu = next(up, i)
-			}
-		}
-		p := min(nl, nu)
-		if p >= end {
-			return -1
-		}
-		if start := p - f.at; ascii.HasPrefixFold(s[start:], f.w) {
-			return start
-		}
-		i = p + 1
-	}
-	return -1
-}
+// case, or -1.
+func (f foldWord) index(s string) int { return ascii.IndexFold(s, f.w, f.at) }
 
 // rateLimits are the nodes that look like a rate limit: the name of any
 // node, or the text of a branch, code or Redis node, says so. Found once

@@ -1,7 +1,9 @@
 // Package ascii holds the byte tests that the hand-written scanners share
 // in place of regular expressions: \w and \s as Go's regexp reads them, and
-// prefix and suffix tests that ignore the case of ASCII letters.
+// prefix, suffix and substring tests that ignore the case of ASCII letters.
 package ascii
+
+import "strings"
 
 // IsWord reports whether c is a byte of a word as regexp's \w and \b read
 // one.
@@ -37,4 +39,50 @@ func equalFold(s, w string) bool {
 		}
 	}
 	return true
+}
+
+// ContainsFold reports whether s holds lit (lower-case ASCII) in any case
+// of its ASCII letters. For a lit without k or s that is what (?i)lit
+// finds; without i and k also what strings.ToLower(s) holds (ToLower
+// makes the Kelvin sign a k and the dotted capital I an i).
+func ContainsFold(s, lit string) bool { return IndexFold(s, lit, 0) >= 0 }
+
+// IndexFold is where lit (lower-case ASCII) first starts in s in any case
+// of s's ASCII letters, or -1: strings.Index of lit in s with s's ASCII
+// letters lowered. It skips to lit's byte at in either case with
+// strings.IndexByte, so at best names the byte of lit the text holds
+// least.
+func IndexFold(s, lit string, at int) int {
+	end := len(s) - len(lit) + at + 1 // where lit[at] can be, below
+	if end <= at {
+		return -1
+	}
+	lo, up := lit[at], lit[at]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	next := func(c byte, from int) int {
+		if i := strings.IndexByte(s[from:end], c); i >= 0 {
+			return from + i
+		}
+		return end
+	}
+	nl, nu := -1, -1 // the next byte at in each case, at or after i
+	for i := at; i < end; {
+		if nl < i {
+			nl = next(lo, i)
+		}
+		if nu < i {
+			nu = next(up, i)
+		}
+		p := min(nl, nu)
+		if p == end {
+			return -1
+		}
+		if start := p - at; equalFold(s[start:start+len(lit)], lit) {
+			return start
+		}
+		i = p + 1
+	}
+	return -1
 }

@@ -1,7 +1,9 @@
 package ascii
 
 import (
+	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +39,65 @@ func TestFold(t *testing.T) {
 		}
 		if got := HasSuffixFold(c.s, c.w); got != c.suffix {
 			t.Errorf("HasSuffixFold(%q, %q) = %v", c.s, c.w, got)
+		}
+	}
+}
+
+// TestContainsFold: the search finds the literal in any case, anywhere,
+// and nothing else.
+func TestContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		s, lit string
+		want   bool
+	}{
+		{"HEADER", "header", true}, {"xxHeAdEr", "header", true}, {"heade", "header", false},
+		{"hhhhhheader", "header", true}, {"HhHhHEADER", "header", true}, {"h-eader", "header", false},
+		{"", "a", false}, {"a", "a", true}, {"A", "a", true}, {"b", "a", false}, {"x.y", ".y", true},
+	} {
+		if got := ContainsFold(c.s, c.lit); got != c.want {
+			t.Errorf("ContainsFold(%q, %q) = %v", c.s, c.lit, got)
+		}
+	}
+}
+
+// TestIndexFoldAsLowered: on random text, the search answers as
+// strings.Index of lit in the text with its ASCII letters lowered does,
+// whichever of lit's bytes it skips to.
+func TestIndexFoldAsLowered(t *testing.T) {
+	lowerASCII := func(s string) string {
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
+	lits := []string{"header", "body.message.", "draft", "log", "x-api-", "tory", "request-id", "q", "ab", "zzz", "$json."}
+	alphabet := "abdehlorstxyzqABDEHLORSTXYZQ.-$_ é"
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		lit := lits[rng.IntN(len(lits))]
+		var b strings.Builder
+		for range rng.IntN(12) {
+			if rng.IntN(4) == 0 {
+				w := []byte(lit)
+				for i := range w {
+					if rng.IntN(2) == 0 && 'a' <= w[i] && w[i] <= 'z' {
+						w[i] -= 'a' - 'A'
+					}
+				}
+				b.Write(w[:rng.IntN(len(w)+1)])
+			} else {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		s, at := b.String(), rng.IntN(len(lit))
+		if got, want := IndexFold(s, lit, at), strings.Index(lowerASCII(s), lit); got != want {
+			t.Fatalf("IndexFold(%q, %q, %d) = %d, want %d", s, lit, at, got, want)
+		}
+		if got, want := ContainsFold(s, lit), strings.Contains(lowerASCII(s), lit); got != want {
+			t.Fatalf("ContainsFold(%q, %q) = %v", s, lit, got)
 		}
 	}
 }

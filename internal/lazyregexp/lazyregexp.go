@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/stormcheck/stormcheck/internal/ascii"
 )
 
 // Regexp is a regexp.Regexp compiled when first needed, with the methods
@@ -231,7 +233,7 @@ func (r *Regexp) absent(s string) bool {
 		return false
 	}
 	for _, n := range r.needs {
-		if n.fold && ContainsFold(s, n.s) || !n.fold && strings.Contains(s, n.s) {
+		if n.fold && ascii.ContainsFold(s, n.s) || !n.fold && strings.Contains(s, n.s) {
 			return false
 		}
 	}
@@ -475,53 +477,4 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// ContainsFold reports whether s holds lit (lower-case ASCII) in any case
-// of its ASCII letters. For a lit without k or s that is what (?i)lit
-// finds; without i and k also what strings.ToLower(s) holds (ToLower
-// makes the Kelvin sign a k and the dotted capital I an i).
-func ContainsFold(s, lit string) bool {
-	end := len(s) - len(lit) + 1 // where a match can start, below
-	if end <= 0 {
-		return false
-	}
-	lo, up := lit[0], lit[0]
-	if 'a' <= lo && lo <= 'z' {
-		up = lo - ('a' - 'A')
-	}
-	next := func(c byte, from int) int {
-		if i := strings.IndexByte(s[from:end], c); i >= 0 {
-			return from + i
-		}
-		return end
-	}
-	nl, nu := -1, -1 // the next first byte in each case, at or after i
-	for i := 0; i < end; {
-		if nl < i {
-			nl = next(lo, i)
-		}
-		if nu < i {
-			nu = next(up, i)
-		}
-		p := min(nl, nu)
-		if p == end {
-			return false
-		}
-		if equalFold(s[p+1:p+len(lit)], lit[1:]) {
-			return true
-		}
-		i = p + 1
-	}
-	return false
-}
-
-// equalFold reports whether a is b (lowercase ASCII) in any case.
-func equalFold(a, b string) bool {
-	for i := 0; i < len(b); i++ {
-		if lower(a[i]) != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -155,60 +155,6 @@ func TestPrefilterAsRegexp(t *testing.T) {
 	}
 }
 
-// TestContainsFold: the search finds the literal in any case, anywhere,
-// and nothing else.
-func TestContainsFold(t *testing.T) {
-	for _, c := range []struct {
-		s, lit string
-		want   bool
-	}{
-		{"HEADER", "header", true}, {"xxHeAdEr", "header", true}, {"heade", "header", false},
-		{"hhhhhheader", "header", true}, {"HhHhHEADER", "header", true}, {"h-eader", "header", false},
-		{"", "a", false}, {"a", "a", true}, {"A", "a", true}, {"b", "a", false}, {"x.y", ".y", true},
-	} {
-		if got := ContainsFold(c.s, c.lit); got != c.want {
-			t.Errorf("ContainsFold(%q, %q) = %v", c.s, c.lit, got)
-		}
-	}
-}
-
-// TestContainsFoldAsLowered: on random text, the search answers as looking
-// for lit in the text with its ASCII letters lowered does, wherever lit's
-// rarest byte sits.
-func TestContainsFoldAsLowered(t *testing.T) {
-	lowerASCII := func(s string) string {
-		b := []byte(s)
-		for i, c := range b {
-			b[i] = lower(c)
-		}
-		return string(b)
-	}
-	lits := []string{"header", "body.message.", "draft", "log", "x-api-", "tory", "request-id", "q", "ab", "zzz", "$json."}
-	alphabet := "abdehlorstxyzqABDEHLORSTXYZQ.-$_ é"
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20000 {
-		lit := lits[rng.IntN(len(lits))]
-		var b strings.Builder
-		for range rng.IntN(12) {
-			if rng.IntN(4) == 0 {
-				w := []byte(lit)
-				for i := range w {
-					if rng.IntN(2) == 0 && 'a' <= w[i] && w[i] <= 'z' {
-						w[i] -= 'a' - 'A'
-					}
-				}
-				b.Write(w[:rng.IntN(len(w)+1)])
-			} else {
-				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
-			}
-		}
-		s := b.String()
-		if got, want := ContainsFold(s, lit), strings.Contains(lowerASCII(s), lit); got != want {
-			t.Fatalf("ContainsFold(%q, %q) = %v", s, lit, got)
-		}
-	}
-}
-
 // TestLead: a pattern that starts with \b and a literal with case, whose
 // first byte is a word's, is searched from where the literal is.
 func TestLead(t *testing.T) {
