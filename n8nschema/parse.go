@@ -527,6 +527,7 @@ func (wp *wfParser) nodes(nodes Value) {
 		if !n.params.Exists() {
 			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
 		}
+		n.indexHot()
 		if n.TypeVersion == 0 {
 			// n8n runs a node with no typeVersion (or a null or 0 one) at
 			// its type's default version (VersionedNodeType.getNodeType
