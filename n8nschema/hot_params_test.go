@@ -31,6 +31,8 @@ func TestHotParams(t *testing.T) {
 		{"null", `null`, "", true},
 		{"absent", ``, "", true},
 		{"sticky", `{"content":"c","operation":"o"}`, "n8n-nodes-base.stickyNote", false},
+		{"credentials", `{"url":"u"},"credentials":{"httpHeaderAuth":{"id":"1","name":"h"}}`, "", true},
+		{"credentials escaped", `{"url":"u"},"cred\u0065ntials":{"httpHeaderAuth":{"id":"1"}}`, "", true},
 		{"many", `{` + strings.Join(many, ",") + `,"operation":"o"}`, "", false},
 	}
 	paths := []string{
@@ -38,6 +40,11 @@ func TestHotParams(t *testing.T) {
 		"content", "mode", "model", "sendBody", "sendHeaders", "sendQuery", "jsonBody",
 		"options.timeout", "options.missing", `options.a\.b.c`, "options.a.b", "options.", "options.timeout.x",
 		"model.value", "mode.x", "x.operation", "operatio", "operationX", "0", "k3", "url.0",
+	}
+	for h, k := range hotKeys {
+		if hotParam(k) != h {
+			t.Errorf("hotParam(%q) = %d, want %d (hotKeys and hotParam disagree)", k, hotParam(k), h)
+		}
 	}
 	for _, c := range cases {
 		typ := c.typ
@@ -56,6 +63,11 @@ func TestHotParams(t *testing.T) {
 		n := f.Workflows[0].Nodes[0]
 		if n.indexed != c.indexed {
 			t.Errorf("%s: indexed %v, want %v", c.name, n.indexed, c.indexed)
+		}
+		for _, k := range []string{"credentials", "credentials.httpHeaderAuth", "name"} {
+			if got, want := n.Field(k), n.Value.Get(k); got != want || got.Path() != want.Path() {
+				t.Errorf("%s: Field(%q) = %+v; want %+v", c.name, k, got, want)
+			}
 		}
 		for _, p := range paths {
 			want := n.Params().Get(p)

@@ -125,10 +125,12 @@ type Node struct {
 	Value  Value
 	params Value
 	// hot holds which member of the parameters each hot parameter is
-	// (hotParams; from 1, 0 when absent), found once at parse when
+	// (hotParam; from 1, 0 when absent), and creds the node's
+	// "credentials" member (0 when absent), found once at parse when
 	// indexed (indexHot): many facts read them of the same node.
 	hot     [nHot]uint8
 	indexed bool
+	creds   uint32
 	wf      *Workflow // the workflow the node is in (nil when made by hand)
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
@@ -164,7 +166,6 @@ const (
 	hotOptions
 	hotLanguage
 	hotJSCode
-	hotContent
 	hotMode
 	hotModel
 	hotSendBody
@@ -193,8 +194,6 @@ func hotParam(key string) int {
 		return hotLanguage
 	case "jsCode":
 		return hotJSCode
-	case "content":
-		return hotContent
 	case "mode":
 		return hotMode
 	case "model":
@@ -211,9 +210,15 @@ func hotParam(key string) int {
 	return -1
 }
 
+// hotKeys are the hot parameters' keys, in hotParam's order.
+var hotKeys = [nHot]string{
+	"operation", "resource", "url", "authentication", "method", "options", "language", "jsCode",
+	"mode", "model", "sendBody", "sendHeaders", "sendQuery", "jsonBody",
+}
+
 // hotFirst marks the bytes a hot parameter's key begins with.
 var hotFirst = func() (t [256]bool) {
-	for _, k := range []string{"operation", "resource", "url", "authentication", "method", "options", "language", "jsCode", "content", "mode", "model", "sendBody", "sendHeaders", "sendQuery", "jsonBody"} {
+	for _, k := range hotKeys {
 		t[k[0]] = true
 	}
 	return t
@@ -243,7 +248,7 @@ func (n *Node) hotParam(h int, path, rest string) (Value, bool) {
 // parameters of more members than n.hot can count.
 func (n *Node) indexHot() {
 	p := n.params
-	if p.form != pathAsIs || n.IsSticky() {
+	if p.form != pathAsIs || n.Value.form != pathAsIs || n.IsSticky() {
 		return
 	}
 	if p.Kind() == Object {
@@ -271,6 +276,14 @@ func (n *Node) Params() Value {
 
 // Field returns a top-level key of the node object ("retryOnFail").
 func (n *Node) Field(key string) Value {
+	if n.indexed && key == "credentials" {
+		// What n.Value.Get(key) gives (the node keeps its path as is).
+		v := &n.Value
+		if n.creds == 0 {
+			return missing(v.path, key)
+		}
+		return Value{t: v.t, i: n.creds, form: pathJoined, odd: v.odd, path: v.path, elem: key}
+	}
 	return n.Value.Get(key)
 }
 

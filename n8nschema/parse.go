@@ -515,6 +515,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.params = e.memberAt(c, k).withPath(paramsPath)
 				n.BareBraces = e.t.markLiterals(c)
 			case "credentials":
+				n.creds = c
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = wp.strings(c)
 					for k := range c {
