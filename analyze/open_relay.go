@@ -660,8 +660,9 @@ type OwnerAction struct {
 // Google/Gmail/v2/MessageDescription.js); Google Calendar's to event and
 // create (Google/Calendar/GoogleCalendar.node.js, EventDescription.js).
 func ownerAction(n *n8nschema.Node) string {
-	p := n.Params()
-	res, op := p.Get("resource").Str(), p.Get("operation").Str()
+	r, _ := n.Param("resource")
+	o, _ := n.Param("operation")
+	res, op := r.Str(), o.Str()
 	switch n.Type {
 	case "n8n-nodes-base.gmailTool":
 		if res != "" && res != "message" {

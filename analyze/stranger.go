@@ -37,7 +37,8 @@ func Exposure(t *n8nschema.Node) string {
 	if t.Disabled {
 		return ""
 	}
-	auth := t.Params().Get("authentication").Str()
+	a, _ := t.Param("authentication")
+	auth := a.Str()
 	open := auth == "" || auth == "none"
 	switch t.Type {
 	case n8nschema.TypeChatTrigger:

@@ -124,7 +124,14 @@ type Node struct {
 	// Value is the whole node object.
 	Value  Value
 	params Value
-	wf     *Workflow // the workflow the node is in (nil when made by hand)
+	// hot holds which member of the parameters each hot parameter is
+	// (hotParam; from 1, 0 when absent), and creds the node's
+	// "credentials" member (0 when absent), found once at parse when
+	// indexed (indexHot): many facts read them of the same node.
+	hot     [nHot]uint8
+	indexed bool
+	creds   uint32
+	wf      *Workflow // the workflow the node is in (nil when made by hand)
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]
@@ -134,8 +141,132 @@ type Node struct {
 
 // Param returns a parameter by dotted path below "parameters".
 func (n *Node) Param(path string) (Value, bool) {
+	if n.indexed {
+		if h := hotParam(path); h >= 0 {
+			return n.hotParam(h, path, "")
+		}
+		if len(path) > len("options.") && path[:len("options.")] == "options." {
+			return n.hotParam(hotOptions, path, path[len("options."):])
+		}
+	}
 	v := n.params.Get(path)
 	return v, v.Exists()
+}
+
+// The parameters the analysis reads of nearly every node, each by many
+// facts (which operation a node runs, what it calls, how it
+// authenticates): the parse finds where each sits once (Node.hot), and
+// Param reads them there instead of searching the parameters' members.
+const (
+	hotOperation = iota
+	hotResource
+	hotURL
+	hotAuthentication
+	hotMethod
+	hotOptions
+	hotLanguage
+	hotJSCode
+	hotMode
+	hotModel
+	hotSendBody
+	hotSendHeaders
+	hotSendQuery
+	hotJSONBody
+	nHot
+)
+
+// hotParam is the hot parameter of that key, or -1.
+func hotParam(key string) int {
+	switch key {
+	case "operation":
+		return hotOperation
+	case "resource":
+		return hotResource
+	case "url":
+		return hotURL
+	case "authentication":
+		return hotAuthentication
+	case "method":
+		return hotMethod
+	case "options":
+		return hotOptions
+	case "language":
+		return hotLanguage
+	case "jsCode":
+		return hotJSCode
+	case "mode":
+		return hotMode
+	case "model":
+		return hotModel
+	case "sendBody":
+		return hotSendBody
+	case "sendHeaders":
+		return hotSendHeaders
+	case "sendQuery":
+		return hotSendQuery
+	case "jsonBody":
+		return hotJSONBody
+	}
+	return -1
+}
+
+// hotKeys are the hot parameters' keys, in hotParam's order.
+var hotKeys = [nHot]string{
+	"operation", "resource", "url", "authentication", "method", "options", "language", "jsCode",
+	"mode", "model", "sendBody", "sendHeaders", "sendQuery", "jsonBody",
+}
+
+// hotFirst marks the bytes a hot parameter's key begins with.
+var hotFirst = func() (t [256]bool) {
+	for _, k := range hotKeys {
+		t[k[0]] = true
+	}
+	return t
+}()
+
+// hotParam is Param of path, hot parameter h followed by rest when rest
+// is not "": what n.params.Get(path) gives (the parameters keep their
+// path as is, and a hot key needs no escape).
+func (n *Node) hotParam(h int, path, rest string) (Value, bool) {
+	p := &n.params
+	if n.hot[h] == 0 {
+		return missing(p.path, path), false
+	}
+	i, spelled := p.node().first+uint32(n.hot[h]-1), true
+	if rest != "" {
+		var ok bool
+		if i, spelled, ok = p.t.lookup(i, rest); !ok {
+			return missing(p.path, path), false
+		}
+	}
+	return Value{t: p.t, i: i, form: pathJoined, odd: p.odd || !spelled, path: p.path, elem: path}, true
+}
+
+// indexHot fills n.hot from its parameters (set first): for each hot
+// parameter, the first member of that key, as member finds it. It leaves
+// n.indexed false (Param then searches) for a sticky note and for
+// parameters of more members than n.hot can count.
+func (n *Node) indexHot() {
+	p := n.params
+	if p.form != pathAsIs || n.Value.form != pathAsIs || n.IsSticky() {
+		return
+	}
+	if p.Kind() == Object {
+		t, pn := p.t, p.node()
+		if pn.n > 255 {
+			return
+		}
+		for k := range pn.n {
+			c := &t.nodes[pn.first+k]
+			if c.flags&keyEsc == 0 && !hotFirst[t.text[t.keyOff(c)+1]] {
+				continue
+			}
+			if h := hotParam(t.keyOf(c)); h >= 0 && n.hot[h] == 0 {
+				n.hot[h] = uint8(k + 1)
+			}
+		}
+	}
+	n.indexed = true
 }
 
 // Params returns the whole "parameters" object.
@@ -145,6 +276,14 @@ func (n *Node) Params() Value {
 
 // Field returns a top-level key of the node object ("retryOnFail").
 func (n *Node) Field(key string) Value {
+	if n.indexed && key == "credentials" {
+		// What n.Value.Get(key) gives (the node keeps its path as is).
+		v := &n.Value
+		if n.creds == 0 {
+			return missing(v.path, key)
+		}
+		return Value{t: v.t, i: n.creds, form: pathJoined, odd: v.odd, path: v.path, elem: key}
+	}
 	return n.Value.Get(key)
 }
 

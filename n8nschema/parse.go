@@ -515,6 +515,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.params = e.memberAt(c, k).withPath(paramsPath)
 				n.BareBraces = e.t.markLiterals(c)
 			case "credentials":
+				n.creds = c
 				if c := f.len(); c > 0 && f.Kind() == Object {
 					n.Credentials = wp.strings(c)
 					for k := range c {
@@ -527,6 +528,7 @@ func (wp *wfParser) nodes(nodes Value) {
 		if !n.params.Exists() {
 			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
 		}
+		n.indexHot()
 		if n.TypeVersion == 0 {
 			// n8n runs a node with no typeVersion (or a null or 0 one) at
 			// its type's default version (VersionedNodeType.getNodeType
