@@ -247,8 +247,9 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
-	if op != "" && !operationIgnored(typ, d.Version) {
-		if _, listed := d.operationOf(res, absent, op); !listed {
+	if op != "" {
+		// The table's answer first: most operations are listed.
+		if _, listed := d.operationOf(res, absent, op); !listed && !operationIgnored(typ, d.Version) {
 			r := noBranchRefusal(n, typ, d, res, false)
 			forRes := ""
 			if res != "" {
