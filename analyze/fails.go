@@ -51,7 +51,41 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //   - an HTTP Request whose URL host, or a Gmail send whose To, reads a
 //     body field off an app trigger's items, which have none
 //     (bodylessFails).
+//
+// Each check but modelRefused, which reads the node's inputs, answers no
+// at its test of the node's type, and most nodes are of types none judges:
+// a Code or Function node is asked only the checks of code
+// (codeFailsFirst) and modelRefused, another node of n8n-nodes-base only
+// modelRefused and the checks of its type (mergeNoFields, missingBinary,
+// bodylessFails), in the order below (TestFailsFirstByKind).
 func (g *Graph) failsFirst(i int) (string, bool) {
+	typ := g.Nodes[i].Type
+	if n8nschema.IsCode(typ) {
+		if why, ok := g.codeFailsFirst(i); ok {
+			return why, true
+		}
+		return g.modelRefused(i)
+	}
+	if strings.HasPrefix(typ, "n8n-nodes-base.") {
+		switch typ {
+		case "n8n-nodes-base.merge":
+			if why, ok := mergeNoFields(g.Nodes[i]); ok {
+				return why, true
+			}
+		case "n8n-nodes-base.extractFromFile", "n8n-nodes-base.spreadsheetFile", n8nschema.TypeHTTPRequest:
+			if why, ok := g.missingBinary(i); ok {
+				return why, true
+			}
+		}
+		if why, ok := g.modelRefused(i); ok {
+			return why, true
+		}
+		switch strings.TrimSuffix(typ, "Tool") {
+		case n8nschema.TypeHTTPRequest, "n8n-nodes-base.gmail":
+			return g.bodylessFails(i)
+		}
+		return "", false
+	}
 	if why, ok := placeholderCode(g.Nodes[i]); ok {
 		return why, true
 	}
@@ -104,6 +138,30 @@ func (g *Graph) failsFirst(i int) (string, bool) {
 		return why, true
 	}
 	return g.vectorStoreAsRetriever(i)
+}
+
+// codeFailsFirst is failsFirst's checks of a Code or Function node before
+// modelRefused, in its order.
+func (g *Graph) codeFailsFirst(i int) (string, bool) {
+	if why, ok := placeholderCode(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := envCall(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := credentialsRead(g.Nodes[i]); ok {
+		return why, true
+	}
+	if why, ok := g.errorItemRead(i); ok {
+		return why, true
+	}
+	if why, ok := g.triggerFieldThrow(i); ok {
+		return why, true
+	}
+	if why, ok := pythonGlobals(g.Nodes[i], g.ver); ok {
+		return why, true
+	}
+	return pythonIndentation(g.Nodes[i])
 }
 
 // modelRoots are the root nodes whose ai_languageModel input is required

@@ -211,16 +211,24 @@ func (d NodeVersion) Credentials() []string {
 // takesCredential reports whether typ is one of the credential types
 // Credentials lists, without building the list.
 func (d NodeVersion) takesCredential(typ string) bool {
-	if d.e == nil {
+	if d.e == nil || typ == "" {
 		return false
 	}
-	for c := range strings.FieldsSeq(d.e.creds) {
-		c, _, _ = strings.Cut(c, ":")
-		if strings.TrimSuffix(c, "?") == typ {
+	// The table writes one space between types, and a type's name ends
+	// at "?", ":" or that space: typ is listed where it starts the text or
+	// follows a space and one of those (or the end) follows it. RefusedCall
+	// asks this of every credential of a node.
+	for s := d.e.creds; ; {
+		i := strings.Index(s, typ)
+		if i < 0 {
+			return false
+		}
+		end := i + len(typ)
+		if (i == 0 || s[i-1] == ' ') && (end == len(s) || s[end] == ' ' || s[end] == '?' || s[end] == ':') {
 			return true
 		}
+		s = s[i+1:]
 	}
-	return false
 }
 
 // AsksCredential reports whether the node asks for one of its credential
@@ -232,10 +240,14 @@ func (d NodeVersion) AsksCredential() bool {
 	if d.e == nil {
 		return false
 	}
-	for c := range strings.FieldsSeq(d.e.creds) {
-		if !strings.HasSuffix(c, "?") {
+	// A type not marked optional: one whose last byte is not "?" (the
+	// table writes one space between types).
+	for s := d.e.creds; s != ""; {
+		c, rest, _ := strings.Cut(s, " ")
+		if c != "" && c[len(c)-1] != '?' {
 			return true
 		}
+		s = rest
 	}
 	return false
 }

@@ -176,10 +176,11 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if supabaseOK && supabase.NoCall {
 		return supabase, true // thrown before it asks for its credential
 	}
-	if len(n.Credentials) > 0 && d.AsksCredential() && !fullAccess[n.Type] {
-		// Whether the node asks for none (its authentication parameter)
-		// is read only for a credential of a type it does not take.
-		if !slices.ContainsFunc(n.Credentials, d.takesCredential) && !asksNoCredential(n, d) {
+	// Most nodes hold a credential of a type they take: that is tested
+	// first. Whether the node asks for none (its authentication
+	// parameter) is read only for a credential of a type it does not take.
+	if len(n.Credentials) > 0 && !slices.ContainsFunc(n.Credentials, d.takesCredential) && d.AsksCredential() && !fullAccess[n.Type] {
+		if !asksNoCredential(n, d) {
 			return Refusal{Why: "its credential " + quoteList(n.Credentials) + " is not of a type the node takes (" + quoteList(d.Credentials()) + ")", Fails: true, NoCall: true}, true
 		}
 	}
@@ -246,8 +247,9 @@ func undefinedOperation(n *Node, d NodeVersion, typ string) (Refusal, bool) {
 		r.Why = "its resource " + quoteList([]string{res}) + " is not one the node defines" + r.Why
 		return r, true
 	}
-	if op != "" && !operationIgnored(typ, d.Version) {
-		if _, listed := d.operationOf(res, absent, op); !listed {
+	if op != "" {
+		// The table's answer first: most operations are listed.
+		if _, listed := d.operationOf(res, absent, op); !listed && !operationIgnored(typ, d.Version) {
 			r := noBranchRefusal(n, typ, d, res, false)
 			forRes := ""
 			if res != "" {

@@ -1,0 +1,100 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/corpustest"
+)
+
+// failsFirstEvery is failsFirst as it was before it asked a node only the
+// checks of its kind: every check, in order, of every node.
+func failsFirstEvery(g *Graph, i int) (string, bool) {
+	for _, check := range []func() (string, bool){
+		func() (string, bool) { return placeholderCode(g.Nodes[i]) },
+		func() (string, bool) { return envCall(g.Nodes[i]) },
+		func() (string, bool) { return credentialsRead(g.Nodes[i]) },
+		func() (string, bool) { return g.errorItemRead(i) },
+		func() (string, bool) { return g.triggerFieldThrow(i) },
+		func() (string, bool) { return mergeNoFields(g.Nodes[i]) },
+		func() (string, bool) { return g.missingBinary(i) },
+		func() (string, bool) { return g.noModel(i) },
+		func() (string, bool) { return pythonGlobals(g.Nodes[i], g.ver) },
+		func() (string, bool) { return pythonIndentation(g.Nodes[i]) },
+		func() (string, bool) { return g.noPrompt(i) },
+		func() (string, bool) { return g.fileText(i) },
+		func() (string, bool) { return g.modelRefused(i) },
+		func() (string, bool) { return g.embeddingRefused(i) },
+		func() (string, bool) { return g.noSession(i) },
+		func() (string, bool) { return g.emptyKey(i) },
+		func() (string, bool) { return g.bodylessFails(i) },
+		func() (string, bool) { return g.vectorStoreAsRetriever(i) },
+	} {
+		if why, ok := check(); ok {
+			return why, true
+		}
+	}
+	return "", false
+}
+
+// sameFailsFirst fails t where failsFirst and failsFirstEvery differ on a
+// node of g, and counts the nodes that fail.
+func sameFailsFirst(t *testing.T, g *Graph) (fails int) {
+	t.Helper()
+	for i, nd := range g.Nodes {
+		why, ok := g.failsFirst(i)
+		wantWhy, want := failsFirstEvery(g, i)
+		if why != wantWhy || ok != want {
+			t.Errorf("%s (%s): failsFirst = %q, %v; every check: %q, %v", nd.Name, nd.Type, why, ok, wantWhy, want)
+		}
+		if ok {
+			fails++
+		}
+	}
+	return fails
+}
+
+// TestFailsFirstByKind: a node of n8n-nodes-base is judged by the checks of
+// its type and by modelRefused, which reads its inputs (a Set node fed a
+// refused chat model on ai_languageModel fails there too), a Code node by
+// the checks of code and modelRefused; each answers what every check in
+// order answers, on nodes that fail and nodes that do not.
+func TestFailsFirstByKind(t *testing.T) {
+	const src = `{"nodes": [
+	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "Set fed a model", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {}},
+	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {}},
+	 {"name": "Code fed a model", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "return $input.all();"}},
+	 {"name": "Code", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [0, 0], "parameters": {"jsCode": "return $input.all();"}},
+	 {"name": "Placeholder", "type": "n8n-nodes-base.function", "typeVersion": 1, "position": [0, 0], "parameters": {"functionCode": "__PREPARE_CODE__"}},
+	 {"name": "Merge", "type": "n8n-nodes-base.merge", "typeVersion": 3, "position": [0, 0], "parameters": {"mode": "combine", "combineBy": "combineByFields"}},
+	 {"name": "Agent", "type": "@n8n/n8n-nodes-langchain.agent", "typeVersion": 2.2, "position": [0, 0], "parameters": {}},
+	 {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {}, "credentials": {"openAIApi": {"id": "1", "name": "x"}}}],
+	 "connections": {
+	  "S": {"main": [[{"node": "Set fed a model", "type": "main", "index": 0}, {"node": "Set", "type": "main", "index": 0}, {"node": "Code fed a model", "type": "main", "index": 0}, {"node": "Code", "type": "main", "index": 0}, {"node": "Placeholder", "type": "main", "index": 0}, {"node": "Merge", "type": "main", "index": 0}, {"node": "Agent", "type": "main", "index": 0}]]},
+	  "M": {"ai_languageModel": [[{"node": "Set fed a model", "type": "ai_languageModel", "index": 0}, {"node": "Code fed a model", "type": "ai_languageModel", "index": 0}]]}}}`
+	g := BuildGraph(parseOne(t, src))
+	sameFailsFirst(t, g)
+	for name, want := range map[string]bool{
+		"Set fed a model": true, "Set": false, "Code fed a model": true, "Code": false,
+		"Placeholder": true, "Merge": true, "Agent": true, "M": false,
+	} {
+		i, _ := g.index(g.Node(name))
+		if _, got := g.failsFirst(i); got != want {
+			t.Errorf("failsFirst(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestFailsFirstByKindCorpus: on every node of the corpus, failsFirst
+// answers what every check in order answers.
+func TestFailsFirstByKindCorpus(t *testing.T) {
+	fails := 0
+	for _, f := range corpustest.Files(t) {
+		for _, w := range f.Workflows {
+			fails += sameFailsFirst(t, BuildGraph(w))
+		}
+	}
+	if fails == 0 {
+		t.Error("no node of the corpus fails first: the comparison proves nothing")
+	}
+}
