@@ -214,3 +214,54 @@ func TestOnceWhileDownToolCycle(t *testing.T) {
 		t.Fatalf("%d operations at MA and MB, want 2", n)
 	}
 }
+
+// TestSummaryIdentityWhereRead checks that Summarize fills an operation's
+// Identity, Account and PerKey in every workflow where RS505 or
+// RunAttempts reads them, a workflow with an enabled call under n8n's
+// retry: there the call that is not retried counts in RunAttempts too
+// (A's 3 attempts, then B's 1, as A goes on after failing). A workflow
+// with no retried call leaves them unfilled.
+func TestSummaryIdentityWhereRead(t *testing.T) {
+	b := strings.Replace(retriedPost("B", "b", 1), `"retryOnFail":true,`, ``, 1)
+	a := strings.Replace(retriedPost("A", "a", 3), `"retryOnFail"`, `"onError":"continueRegularOutput","retryOnFail"`, 1)
+	hook := `{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"0b5c6c1e-6a51-4a55-9f0e-000000000003","parameters":{"path":"p","httpMethod":"POST"}}`
+	conns := `"Hook":{"main":[[{"node":"A","type":"main","index":0}]]},"A":{"main":[[{"node":"B","type":"main","index":0}]]}`
+	for _, c := range []struct {
+		name    string
+		a       string
+		filled  bool
+		attempt int
+	}{
+		{"a retried call", a, true, 4},
+		{"no retried call", strings.Replace(a, `"retryOnFail":true,`, ``, 1), false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := buildJSON(t, `{"name":"w","nodes":[`+hook+`,`+c.a+`,`+b+`],"connections":{`+conns+`}}`)
+			sums := Summarize(s)
+			ops := s.OperationsOf(s.Workflows[0])
+			if len(ops) != 2 {
+				t.Fatalf("%d operations, want 2", len(ops))
+			}
+			for j, op := range ops {
+				got := &sums[0].Operations[j]
+				want := OperationSummary{}
+				if c.filled {
+					want = OperationSummary{Identity: DependencyIdentity(op), Account: op.Account, PerKey: PerKey(op)}
+					if want.Identity == "" {
+						t.Fatalf("node %s: no identity to compare", op.Node.Name)
+					}
+				}
+				if got.Identity != want.Identity || got.Account != want.Account || got.PerKey != want.PerKey {
+					t.Errorf("node %s: Identity, Account, PerKey = %q, %q, %v, want %q, %q, %v", op.Node.Name, got.Identity, got.Account, got.PerKey, want.Identity, want.Account, want.PerKey)
+				}
+			}
+			total := 0
+			for _, n := range sums[0].RunAttempts {
+				total += n
+			}
+			if total != c.attempt {
+				t.Errorf("RunAttempts = %v, want %d in all", sums[0].RunAttempts, c.attempt)
+			}
+		})
+	}
+}

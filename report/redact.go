@@ -523,14 +523,14 @@ func mayHoldSecret(s string) bool {
 	}
 	// One pass notes the bytes the other patterns need: a name or message
 	// is read once, not once a pattern. schemeRE and prefixedRE match 14
-	// bytes or more ("basic", a space and 8 characters).
+	// bytes or more ("basic", a space and 8 characters). Most bytes of a
+	// message are of no class: the pass only gathers the classes it met.
 	wordy := len(s) >= 14
-	var query, equals, at, high bool
-	run := 0 // long and hex runs need 32 characters of [A-Za-z0-9_+/=-]
+	var seen uint8
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		class := secretClass[c]
-		if wordy && class&(schemeStart|prefixStart) != 0 && i+1 < len(s) {
+		class := secretClass[s[i]]
+		seen |= class
+		if class&(schemeStart|prefixStart) != 0 && wordy && i+1 < len(s) {
 			// The byte after says first whether a word can start here:
 			// 's', 'r', 'e' and 't' start most words of a message.
 			next := secretClass[s[i+1]]
@@ -539,51 +539,68 @@ func mayHoldSecret(s string) bool {
 				return true // schemeRE, prefixedRE
 			}
 		}
-		if class&longByte != 0 {
-			if run++; run >= 32 {
-				return true
-			}
-			equals = equals || c == '='
+	}
+	if seen&queryByte != 0 && strings.IndexByte(s, '=') >= 0 { // queries
+		return true
+	}
+	if seen&atByte != 0 && strings.Contains(s, "://") { // userinfo
+		return true
+	}
+	if hasLongRun(s) { // long and hex runs
+		return true
+	}
+	return wordy && seen&highByte != 0 && foldsToASCII(s) // schemeRE or prefixedRE in (?i) folds
+}
+
+// hasLongRun reports whether s holds a run of 32 bytes or more of
+// [A-Za-z0-9_+/=-] (longRuns). A run of 32 holds every 32nd byte of s
+// somewhere in it: only where that byte is one of the run's does it read
+// back, and the next byte it reads is the 32nd from where the run it met
+// starts. A message's words are short, so it reads a few bytes of 32.
+func hasLongRun(s string) bool {
+	for i := 31; i < len(s); {
+		if !longBytes[s[i]] {
+			i += 32
 			continue
 		}
-		run = 0
-		switch {
-		case c == '?' || c == '&' || c == ';':
-			query = true
-		case c == '@':
-			at = true
-		case c >= utf8.RuneSelf:
-			high = true
+		j := i // the first of the run's bytes, down to i-31
+		for j > i-31 && longBytes[s[j-1]] {
+			j--
 		}
+		if j == i-31 {
+			return true
+		}
+		i = j + 31
 	}
-	if query && equals { // queries
-		return true
-	}
-	if at && strings.Contains(s, "://") { // userinfo
-		return true
-	}
-	return wordy && high && foldsToASCII(s) // schemeRE or prefixedRE in (?i) folds
+	return false
 }
 
 // The classes of bytes mayHoldSecret reads.
 const (
-	longByte     = 1 << iota // isLongByte
-	schemeStart              // the first letter of a schemeWord word
+	schemeStart  = 1 << iota // the first letter of a schemeWord word
 	schemeSecond             // the second letter of one, in either case
 	prefixStart              // the first byte of a secretPrefixes entry
 	prefixSecond             // the second byte of one
+	queryByte                // '?', '&' or ';', which start a query's key
+	atByte                   // '@', which ends a userinfo
+	highByte                 // a byte of a rune past ASCII
 )
 
 var secretClass = func() (class [256]uint8) {
 	for c := range 256 {
-		if isLongByte(byte(c)) {
-			class[c] |= longByte
-		}
 		switch byte(c) | 0x20 {
 		case 'b', 't':
 			class[c] |= schemeStart
 		case 'e', 'a', 'o': // bearer, basic, token
 			class[c] |= schemeSecond
+		}
+		switch {
+		case c == '?' || c == '&' || c == ';':
+			class[c] |= queryByte
+		case c == '@':
+			class[c] |= atByte
+		case c >= utf8.RuneSelf:
+			class[c] |= highByte
 		}
 	}
 	for _, p := range secretPrefixes {
@@ -591,6 +608,14 @@ var secretClass = func() (class [256]uint8) {
 		class[p[1]] |= prefixSecond
 	}
 	return class
+}()
+
+// longBytes marks isLongByte's bytes.
+var longBytes = func() (long [256]bool) {
+	for c := range 256 {
+		long[c] = isLongByte(byte(c))
+	}
+	return long
 }()
 
 // schemeWordAt is schemeWord's test at s[i].

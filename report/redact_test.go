@@ -345,3 +345,46 @@ func TestSchemeSpansAsExpression(t *testing.T) {
 		}
 	}
 }
+
+// TestHasLongRun: hasLongRun, which reads every 32nd byte first, finds
+// exactly the runs of 32 long bytes or more a byte-by-byte count finds,
+// at every offset and around the threshold (runs of 30 to 34 beside
+// shorter ones, one non-long byte apart or more).
+func TestHasLongRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	count := func(s string) bool {
+		run := 0
+		for i := 0; i < len(s); i++ {
+			if run = run + 1; !isLongByte(s[i]) {
+				run = 0
+			}
+			if run >= 32 {
+				return true
+			}
+		}
+		return false
+	}
+	trues := 0
+	for range 50000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(strings.Repeat(" .,:é"[rng.IntN(5):][:1], 1+rng.IntN(3)))
+			n := rng.IntN(35)
+			if rng.IntN(2) == 0 {
+				n = 30 + rng.IntN(5)
+			}
+			for range n {
+				b.WriteByte("aZ09_+/=-"[rng.IntN(9)])
+			}
+		}
+		s := b.String()
+		if got, want := hasLongRun(s), count(s); got != want {
+			t.Fatalf("hasLongRun(%q) = %v, want %v", s, got, want)
+		} else if got {
+			trues++
+		}
+	}
+	if trues < 5000 || trues > 45000 {
+		t.Errorf("%d of 50,000 texts hold a long run: the texts do not exercise both answers", trues)
+	}
+}
