@@ -1068,11 +1068,13 @@ func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
 			known = append(known, t)
 		}
 	}
-	reach := g.walkFrom(true, true, known)
+	var reach map[*n8nschema.Node]bool
 	if len(known) > 0 && g.mayBind() {
 		// Less the ways that tests decided by a field a Set node gave a
 		// literal on the way never take (boundWalk).
 		reach = g.boundWalk(known)
+	} else {
+		reach = g.walkFrom(true, true, known)
 	}
 	if g.fails == nil {
 		return reach

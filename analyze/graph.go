@@ -137,6 +137,7 @@ type Graph struct {
 	// bindOnce decides binds, mayBind's answer, once per graph.
 	bindOnce sync.Once
 	binds    bool
+	setReads []setRead // setLiterals of each node, by index, when binds
 	behind   map[*n8nschema.Node]*n8nschema.Node
 	// RefusedRun's memo: the nodes only refused triggers' runs reach,
 	// each with the blank of one of them.

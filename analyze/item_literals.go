@@ -2,9 +2,11 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -74,8 +76,7 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 				val, known := def, true
 				if v.Exists() {
 					val, known = constOf(v)
-					want := map[string]n8nschema.Kind{"boolean": n8nschema.Bool, "number": n8nschema.Number, "string": n8nschema.String}[dt]
-					known = known && val.kind == want
+					known = known && val.kind == kindNamed(dt)
 				}
 				if !add(f.Get("name"), val, known) {
 					return nil, nil, false, false
@@ -103,7 +104,7 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 	for _, a := range p.Get("assignments.assignments").ElemsSeq() {
 		typ := a.Get("type")
 		val, known := constOf(a.Get("value"))
-		want := map[string]n8nschema.Kind{"string": n8nschema.String, "number": n8nschema.Number, "boolean": n8nschema.Bool}[typ.Str()]
+		want := kindNamed(typ.Str())
 		known = known && typ.Kind() == n8nschema.String && want != 0 && val.kind == want
 		if !add(a.Get("name"), val, known) {
 			return nil, nil, false, false
@@ -111,6 +112,20 @@ func setLiterals(nd *n8nschema.Node) (lit fieldEnv, other []string, keeps, ok bo
 	}
 	keeps, ok = setKeeps(nd)
 	return lit, other, keeps, ok
+}
+
+// kindNamed is the kind a Set node's type names: "string", "number" or
+// "boolean" (0 for any other).
+func kindNamed(typ string) n8nschema.Kind {
+	switch typ {
+	case "string":
+		return n8nschema.String
+	case "number":
+		return n8nschema.Number
+	case "boolean":
+		return n8nschema.Bool
+	}
+	return 0
 }
 
 // setKeeps reports whether a Set v3 hands on all of its input's other
@@ -150,12 +165,20 @@ func passesItems(nd *n8nschema.Node) bool {
 	return false
 }
 
-// envAfter is what items hold after node nd, given what they held before.
-func envAfter(nd *n8nschema.Node, in fieldEnv) fieldEnv {
+// setRead is what setLiterals reads of a node.
+type setRead struct {
+	lit         fieldEnv
+	other       []string
+	keeps, read bool
+}
+
+// envAfter is what items hold after node nd, given what they held before
+// and what setLiterals reads of nd (r).
+func envAfter(nd *n8nschema.Node, in fieldEnv, r setRead) fieldEnv {
 	if passesItems(nd) {
 		return in
 	}
-	lit, other, keeps, ok := setLiterals(nd)
+	lit, other, keeps, ok := r.lit, r.other, r.keeps, r.read
 	if !ok {
 		return nil
 	}
@@ -193,6 +216,81 @@ func meetEnv(a, b fieldEnv) (fieldEnv, bool) {
 // is one expression reading one top-level field of the item:
 // "={{ $json.f }}", "={{ $json[\"f\"] }}" or "={{ $json['f'] }}".
 var boundFieldRE = lazyregexp.New(`"=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:\\"|')([\w$ -]+)(?:\\"|')\s*\])\s*\}\}"`)
+
+// boundFieldIn is boundFieldRE.MatchString(raw), tried at each "={{ (the
+// pattern's lead, which no other part of it holds): past it every part
+// reads one way only, each run of a class ending where the next part
+// starts with a byte the class lacks.
+func boundFieldIn(raw string) bool {
+	for at := 0; ; {
+		i := strings.Index(raw[at:], `"={{`)
+		if i < 0 {
+			return false
+		}
+		at += i + len(`"={{`)
+		if boundFieldAt(raw[at:]) {
+			return true
+		}
+	}
+}
+
+// boundFieldAt reports whether s starts with what boundFieldRE holds after
+// its "={{: \s*\$json, .name or [ 'name' ] (a quote \" or '), \s*}}".
+func boundFieldAt(s string) bool {
+	s, ok := strings.CutPrefix(trimRESpace(s), "$json")
+	if !ok || s == "" {
+		return false
+	}
+	isName := func(c byte) bool { return ascii.IsWord(c) || c == '$' }
+	switch s[0] {
+	case '.':
+		s = s[1:]
+		if s == "" || !isName(s[0]) || '0' <= s[0] && s[0] <= '9' {
+			return false
+		}
+		j := 1
+		for j < len(s) && isName(s[j]) {
+			j++
+		}
+		s = s[j:]
+	case '[':
+		if s, ok = cutFieldQuote(trimRESpace(s[1:])); !ok {
+			return false
+		}
+		j := 0
+		for j < len(s) && (isName(s[j]) || s[j] == ' ' || s[j] == '-') {
+			j++
+		}
+		if j == 0 {
+			return false
+		}
+		if s, ok = cutFieldQuote(s[j:]); !ok {
+			return false
+		}
+		if s, ok = strings.CutPrefix(trimRESpace(s), "]"); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	return strings.HasPrefix(trimRESpace(s), `}}"`)
+}
+
+// cutFieldQuote cuts a quote boundFieldRE reads around a name: \" or '.
+func cutFieldQuote(s string) (string, bool) {
+	if rest, ok := strings.CutPrefix(s, `\"`); ok {
+		return rest, true
+	}
+	return strings.CutPrefix(s, "'")
+}
+
+// trimRESpace trims what \s* reads from the start of s.
+func trimRESpace(s string) string {
+	for len(s) > 0 && ascii.IsSpace(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
 
 // jsonLiteral is v as JSON text.
 func jsonLiteral(v jsVal) (string, bool) {
@@ -258,11 +356,15 @@ func (g *Graph) mayBind() bool {
 }
 
 func (g *Graph) findBinds() bool {
+	// With no enabled Set node no literal is bound: no test is read.
+	if !slices.ContainsFunc(g.Nodes, func(n *n8nschema.Node) bool { return !n.Disabled && n.Type == n8nschema.TypeSet }) {
+		return false
+	}
 	// The tests first: a pattern over a branch's raw text, where
 	// setLiterals reads every field a Set node writes.
 	test := false
 	for _, n := range g.Nodes {
-		if !n.Disabled && n8nschema.IsBranch(n.Type) && boundFieldRE.MatchString(n.Value.Raw()) {
+		if !n.Disabled && n8nschema.IsBranch(n.Type) && boundFieldIn(n.Value.Raw()) {
 			test = true
 			break
 		}
@@ -270,14 +372,19 @@ func (g *Graph) findBinds() bool {
 	if !test {
 		return false
 	}
-	for _, n := range g.Nodes {
+	// Every Set node is read once here, for boundWalk's visits.
+	sets, binds := make([]setRead, len(g.Nodes)), false
+	for i, n := range g.Nodes {
 		if !n.Disabled && n.Type == n8nschema.TypeSet {
-			if lit, _, _, ok := setLiterals(n); ok && len(lit) > 0 {
-				return true
-			}
+			r := &sets[i]
+			r.lit, r.other, r.keeps, r.read = setLiterals(n)
+			binds = binds || r.read && len(r.lit) > 0
 		}
 	}
-	return false
+	if binds {
+		g.setReads = sets
+	}
+	return binds
 }
 
 // boundWalk is walkFrom(true, true, starts) with the tests that the
@@ -289,7 +396,8 @@ func (g *Graph) findBinds() bool {
 // several starts this may reach more than each start's walk would
 // together (a test that each start's items decide apart, but their meet
 // does not), never less: one walk keeps it linear when a rule asks from
-// every node.
+// every node. Asked only once mayBind is true, which read the Set nodes
+// (setReads).
 func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	envs := make([]fieldEnv, len(g.Nodes))
 	seen := make([]bool, len(g.Nodes))
@@ -309,7 +417,7 @@ func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 		queue = queue[1:]
 		queued[i] = false
 		u := g.Nodes[i]
-		out := envAfter(u, envs[i])
+		out := envAfter(u, envs[i], g.setReads[i])
 		dead := boundDead(u, envs[i])
 		for _, e := range g.outs(i) {
 			if e.Type != ConnMain || g.dead(e) || g.failsOnEdge(e) {
