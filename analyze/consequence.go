@@ -127,13 +127,38 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 			e.Consequence, e.Duplicate = Unclear, "a second run of whatever "+orUnknown(hostOf(strings.ToLower(n.Params().Get("url").Str())))+" does when called, with nothing from the item"
 		}
 		u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
-		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePathRE.MatchString(pathOf(u)) || own() || toItem() || team())
+		e.Message = e.Consequence >= Nuisance && (teamHost(hostOf(u)) || messagePath(pathOf(u)) || own() || toItem() || team())
 	} else {
 		e.Consequence, e.Duplicate = appConsequence(n, op)
 		typ := strings.TrimSuffix(n.Type, "Tool")
 		e.Message = e.Consequence >= Nuisance && (teamChannels[typ] || mailers[typ])
 	}
 	return e
+}
+
+// mayMessage is false only when ConsequenceOf(n).Message is: a message
+// is a write that an app node of teamChannels or mailers makes, or a
+// write an HTTP Request makes to a team host, at a message path or with a
+// body that names a recipient or a team channel (an app's operation
+// named as a method is read as an HTTP Request's, and kept). RelaysChat asks of every
+// node, and most are none of these; reading their whole consequence (an
+// endpoint's reads and writes) would cost more than the answer.
+func mayMessage(n *n8nschema.Node) bool {
+	if !n8nschema.IsHTTPRequest(n.Type) {
+		typ := strings.TrimSuffix(n.Type, "Tool")
+		if teamChannels[typ] || mailers[typ] {
+			return true
+		}
+		// An app's operation named as a method is judged as one.
+		_, op, _ := n8nschema.WriteOpConf(n)
+		return n8nschema.IsWriteMethod(op)
+	}
+	if !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
+		return false
+	}
+	u := strings.ToLower(strings.TrimPrefix(n.Params().Get("url").Str(), "="))
+	return teamHost(hostOf(u)) || messagePath(pathOf(u)) || namesRecipient(n) ||
+		postsToTeamChannel(n, func() [][]string { return jsonBodyFields(n) })
 }
 
 // effect is ConsequenceOf(g.Nodes[i]), decided once per node of the
@@ -210,7 +235,7 @@ func httpConsequence(n *n8nschema.Node, method string, own, toItem, team func() 
 		return SecondRecord, "a second row inserted through " + orUnknown(host) + "'s GraphQL API", n8nschema.ConfMedium
 	case team():
 		return Nuisance, "a second alert in a team channel", n8nschema.ConfMedium
-	case messagePathRE.MatchString(path):
+	case messagePath(path):
 		if fixed, ok := bodyRecipient(n); ok && fixed {
 			return Nuisance, "a second message to the fixed recipient the node names", n8nschema.ConfMedium
 		}
@@ -484,6 +509,26 @@ func draftStatus(n *n8nschema.Node) bool {
 // messagePathRE matches an endpoint that sends a message to someone: SMS,
 // WhatsApp, e-mail APIs (/messages, /sms, /mail/send, /sendText).
 var messagePathRE = lazyregexp.New(`(?i)/(messages?|sms|mail|e?mails?|send[-_a-z]*|whatsapp)(/|$)`)
+
+// messagePath is messagePathRE.MatchString(path). A match holds one of
+// messageStems in some case of its ASCII letters; a path with a byte past
+// ASCII is matched as it is ((?i) reads ſ as s).
+func messagePath(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] >= utf8.RuneSelf {
+			return messagePathRE.MatchString(path)
+		}
+	}
+	for _, w := range messageStems {
+		if ascii.ContainsFold(path, w) {
+			return messagePathRE.MatchString(path)
+		}
+	}
+	return false
+}
+
+// messageStems are what each word of messagePathRE holds.
+var messageStems = [...]string{"mess", "sms", "mail", "send", "whatsapp"}
 
 // logPathRE matches an endpoint that records what happened: /logs,
 // /events/log, /audit.

@@ -257,7 +257,7 @@ func queryLanguage(u string) bool {
 // money or bookings (harmPathRE) or a message sent (messagePathRE).
 func pathNamesChange(u string) bool {
 	path := pathOf(strings.TrimPrefix(u, "="))
-	if harmPathRE.MatchString(path) || messagePathRE.MatchString(path) {
+	if harmPathRE.MatchString(path) || messagePath(path) {
 		return true
 	}
 	for _, s := range strings.Split(path, "/") {

@@ -426,10 +426,15 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		}
 	}
 	g.Nodes = make([]*n8nschema.Node, 0, n)
+	g.specs = make([]*n8nschema.Spec, 0, n)
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
+			f := factsOf(nd.Type)
 			g.Nodes = append(g.Nodes, nd)
-			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || n8nschema.UnshippedIn(nd.Type, v) {
+			g.specs = append(g.specs, &f.spec)
+			// n8nschema.UnshippedIn, with Unshipped read once per type.
+			unshipped := f.unshipped && (v.Major >= 2 || !n8nschema.RemovedIn2(nd.Type))
+			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || unshipped {
 				g.Unloadable = append(g.Unloadable, nd)
 			}
 		}
@@ -442,10 +447,6 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	g.reach, g.errPath, g.errTrig, g.sub = flags[:n:n], flags[n:2*n:2*n], flags[2*n:3*n:3*n], flags[3*n:4*n:4*n]
 	g.cyclic = flags[4*n : 4*n]
 	g.indexNodes(ints[:maxIndex+1])
-	g.specs = make([]*n8nschema.Spec, n)
-	for i, nd := range g.Nodes {
-		g.specs[i] = specOf(nd.Type)
-	}
 	// The edges, then the lists by node, each list a piece of one array.
 	edges := make([]Edge, 0, len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
@@ -506,7 +507,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			}
 			if nins[ti] == 0 {
 				nins[ti] = -1
-				if m, ok := mainInputs(to); ok && (w.Settings.ExecutionOrder != "v1" || perItemCall(to)) {
+				if m, ok := mainInputs(to, g.specs[ti]); ok && (w.Settings.ExecutionOrder != "v1" || perItemCall(to, g.specs[ti])) {
 					nins[ti] = int8(m)
 				}
 			}
@@ -907,11 +908,19 @@ func (g *Graph) at(n *n8nschema.Node) int {
 // specCache holds the catalog entry of every node type met, its strings
 // interned, so that graphs and the operations of released sets point at
 // one copy per type: a Spec is some 160 bytes, and Lookup reads a large
-// map.
+// map. Beside it, whether n8n's packages ship the type (Unshipped), which
+// buildGraph asks of every node.
 var (
-	specCache  sync.Map // node type → *n8nschema.Spec
+	specCache  sync.Map // node type → *typeFacts
 	specCached atomic.Int32
 )
+
+// typeFacts is what a node's type alone decides: its catalog entry, and
+// n8nschema.Unshipped.
+type typeFacts struct {
+	spec      n8nschema.Spec
+	unshipped bool
+}
 
 // maxCachedSpecs bounds specCache: past it (a set of made-up node types)
 // each graph has copies of its own.
@@ -921,13 +930,18 @@ const maxCachedSpecs = 4096
 // than sync.Map; it is made again once the look-ups it misses outnumber
 // half its entries, so that copying stays linear in the types met.
 var (
-	specSnap   atomic.Pointer[map[string]*n8nschema.Spec]
+	specSnap   atomic.Pointer[map[string]*typeFacts]
 	specMisses atomic.Int32
 	specSnapMu sync.Mutex
 )
 
 // specOf returns the catalog entry of a node type (n8nschema.Lookup).
 func specOf(typ string) *n8nschema.Spec {
+	return &factsOf(typ).spec
+}
+
+// factsOf returns the facts of a node type, read once per type.
+func factsOf(typ string) *typeFacts {
 	m := specSnap.Load()
 	if m != nil {
 		if p := (*m)[typ]; p != nil {
@@ -938,27 +952,27 @@ func specOf(typ string) *n8nschema.Spec {
 		defer snapSpecs()
 	}
 	if p, ok := specCache.Load(typ); ok {
-		return p.(*n8nschema.Spec)
+		return p.(*typeFacts)
 	}
-	sp := n8nschema.Lookup(typ)
+	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ)}
 	if specCached.Load() >= maxCachedSpecs {
-		return &sp
+		return f
 	}
-	sp.Type, sp.Provider = strings.Clone(sp.Type), strings.Clone(sp.Provider)
-	p, loaded := specCache.LoadOrStore(strings.Clone(typ), &sp)
+	f.spec.Type, f.spec.Provider = strings.Clone(f.spec.Type), strings.Clone(f.spec.Provider)
+	p, loaded := specCache.LoadOrStore(strings.Clone(typ), f)
 	if !loaded {
 		specCached.Add(1)
 	}
-	return p.(*n8nschema.Spec)
+	return p.(*typeFacts)
 }
 
 // snapSpecs copies specCache into a new specSnap.
 func snapSpecs() {
 	specSnapMu.Lock()
 	defer specSnapMu.Unlock()
-	m := make(map[string]*n8nschema.Spec, specCached.Load())
+	m := make(map[string]*typeFacts, specCached.Load())
 	specCache.Range(func(k, v any) bool {
-		m[k.(string)] = v.(*n8nschema.Spec)
+		m[k.(string)] = v.(*typeFacts)
 		return true
 	})
 	specSnap.Store(&m)
@@ -993,8 +1007,9 @@ func mainOutputs(n *n8nschema.Node) int {
 // stored, but the node never gets its items: n8n makes it wait for input
 // 0, which no connection fills; under the legacy order it is then
 // skipped, under v1 it runs on an empty input 0 and returns nothing
-// (docs/n8n-facts.md#an-input-index-the-node-does-not-have).
-func mainInputs(n *n8nschema.Node) (int, bool) {
+// (docs/n8n-facts.md#an-input-index-the-node-does-not-have). sp is the
+// node's catalog entry.
+func mainInputs(n *n8nschema.Node, sp *n8nschema.Spec) (int, bool) {
 	switch n.Type {
 	case "n8n-nodes-base.compareDatasets":
 		return 2, true
@@ -1016,7 +1031,7 @@ func mainInputs(n *n8nschema.Node) (int, bool) {
 	if !strings.HasPrefix(n.Type, "n8n-nodes-base.") {
 		return 0, false
 	}
-	if s := n8nschema.Lookup(n.Type); !s.Known || s.Role == n8nschema.RoleTrigger {
+	if !sp.Known || sp.Role == n8nschema.RoleTrigger {
 		return 0, false
 	}
 	return 1, true
@@ -1029,12 +1044,12 @@ func mainInputs(n *n8nschema.Node) (int, bool) {
 // A node that runs once for all its input may act on none (a Code node
 // throws "No execution data available", a Function node runs its code,
 // Execute Workflow may start the sub-workflow): stormcheck keeps those
-// connections as drawn under v1.
-func perItemCall(n *n8nschema.Node) bool {
+// connections as drawn under v1. sp is the node's catalog entry.
+func perItemCall(n *n8nschema.Node, sp *n8nschema.Spec) bool {
 	if n.Type == n8nschema.TypeExecuteWorkflow {
 		return false
 	}
-	r := n8nschema.Lookup(n.Type).Role
+	r := sp.Role
 	return r == n8nschema.RoleExternal || r == n8nschema.RoleModel
 }
 
@@ -2196,7 +2211,7 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 // MainInputs is the number of main inputs n8n gives node n (mainInputs),
 // 0 when stormcheck cannot tell.
 func MainInputs(n *n8nschema.Node) int {
-	k, _ := mainInputs(n)
+	k, _ := mainInputs(n, specOf(n.Type))
 	return k
 }
 

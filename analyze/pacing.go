@@ -807,7 +807,7 @@ func (g *Graph) pacesOnce() {
 func (g *Graph) chatSenders() []*n8nschema.Node {
 	g.chatOnce.Do(func() {
 		for i, n := range g.Nodes {
-			if !n.Disabled && (g.effect(i).Message && !emailer(n) || communitySender(n)) {
+			if !n.Disabled && (mayMessage(n) && !emailer(n) && g.effect(i).Message || communitySender(n)) {
 				g.chats = append(g.chats, n)
 			}
 		}
