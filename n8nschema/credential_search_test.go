@@ -32,7 +32,10 @@ func TestCredentialSearch(t *testing.T) {
 	}
 	texts := []string{"", "openAiApi", "azureOpenAiApi", "openAiApi?", "azureOpenAiApi? openAiApi2",
 		"openAiApiX:authentication=openAiApi", "a? b?", "a? b", "a:x=b? b?", "openAiApi:authentication=a,b openAiApi?"}
-	names := map[string]bool{"": true, "openAiApi": true, "OpenAiApi": true, "Api": true, "a": true, "b": true, "x=b": true, "openAiApiX": true}
+	names := map[string]bool{"": true, "openAiApi": true, "OpenAiApi": true, "Api": true, "a": true, "b": true, "x=b": true, "openAiApiX": true,
+		// Names holding what ends a listed name, which a search could find
+		// spanning one: a workflow may give any.
+		"a?": true, "a? b": true, "a:x": true, "openAiApiX:authentication": true, "gmailOAuth2:oAuth2": true, "acuitySchedulingApi:apiKey": true}
 	for _, es := range nodeTable() {
 		for _, e := range es {
 			if strings.ContainsAny(e.creds, "\t\n\r") || strings.Contains(e.creds, "  ") {

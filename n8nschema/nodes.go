@@ -211,13 +211,14 @@ func (d NodeVersion) Credentials() []string {
 // takesCredential reports whether typ is one of the credential types
 // Credentials lists, without building the list.
 func (d NodeVersion) takesCredential(typ string) bool {
-	if d.e == nil || typ == "" {
+	// The table writes one space between types, and a type's name ends
+	// at "?", ":" or that space (so a typ holding one is no listed name):
+	// typ is listed where it starts the text or follows a space and one
+	// of those (or the end) follows it. RefusedCall asks this of every
+	// credential of a node.
+	if d.e == nil || typ == "" || strings.ContainsAny(typ, " ?:") {
 		return false
 	}
-	// The table writes one space between types, and a type's name ends
-	// at "?", ":" or that space: typ is listed where it starts the text or
-	// follows a space and one of those (or the end) follows it. RefusedCall
-	// asks this of every credential of a node.
 	for s := d.e.creds; ; {
 		i := strings.Index(s, typ)
 		if i < 0 {
