@@ -54,114 +54,63 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //
 // Each check but modelRefused, which reads the node's inputs, answers no
 // at its test of the node's type, and most nodes are of types none judges:
-// a Code or Function node is asked only the checks of code
-// (codeFailsFirst) and modelRefused, another node of n8n-nodes-base only
-// modelRefused and the checks of its type (mergeNoFields, missingBinary,
-// bodylessFails), in the order below (TestFailsFirstByKind).
+// failChecks names the kinds of node each check can judge, and a node is
+// asked only those, in their order (TestFailsFirstByKind asks every check
+// of every node and compares).
 func (g *Graph) failsFirst(i int) (string, bool) {
-	typ := g.Nodes[i].Type
-	if n8nschema.IsCode(typ) {
-		if why, ok := g.codeFailsFirst(i); ok {
-			return why, true
-		}
-		return g.modelRefused(i)
-	}
-	if strings.HasPrefix(typ, "n8n-nodes-base.") {
-		switch typ {
-		case "n8n-nodes-base.merge":
-			if why, ok := mergeNoFields(g.Nodes[i]); ok {
-				return why, true
-			}
-		case "n8n-nodes-base.extractFromFile", "n8n-nodes-base.spreadsheetFile", n8nschema.TypeHTTPRequest:
-			if why, ok := g.missingBinary(i); ok {
+	k := failKind(g.Nodes[i].Type)
+	for _, c := range failChecks {
+		if c.kinds&k != 0 {
+			if why, ok := c.check(g, i); ok {
 				return why, true
 			}
 		}
-		if why, ok := g.modelRefused(i); ok {
-			return why, true
-		}
-		switch strings.TrimSuffix(typ, "Tool") {
-		case n8nschema.TypeHTTPRequest, "n8n-nodes-base.gmail":
-			return g.bodylessFails(i)
-		}
-		return "", false
 	}
-	if why, ok := placeholderCode(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := envCall(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := credentialsRead(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := g.errorItemRead(i); ok {
-		return why, true
-	}
-	if why, ok := g.triggerFieldThrow(i); ok {
-		return why, true
-	}
-	if why, ok := mergeNoFields(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := g.missingBinary(i); ok {
-		return why, true
-	}
-	if why, ok := g.noModel(i); ok {
-		return why, true
-	}
-	if why, ok := pythonGlobals(g.Nodes[i], g.ver); ok {
-		return why, true
-	}
-	if why, ok := pythonIndentation(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := g.noPrompt(i); ok {
-		return why, true
-	}
-	if why, ok := g.fileText(i); ok {
-		return why, true
-	}
-	if why, ok := g.modelRefused(i); ok {
-		return why, true
-	}
-	if why, ok := g.embeddingRefused(i); ok {
-		return why, true
-	}
-	if why, ok := g.noSession(i); ok {
-		return why, true
-	}
-	if why, ok := g.emptyKey(i); ok {
-		return why, true
-	}
-	if why, ok := g.bodylessFails(i); ok {
-		return why, true
-	}
-	return g.vectorStoreAsRetriever(i)
+	return "", false
 }
 
-// codeFailsFirst is failsFirst's checks of a Code or Function node before
-// modelRefused, in its order.
-func (g *Graph) codeFailsFirst(i int) (string, bool) {
-	if why, ok := placeholderCode(g.Nodes[i]); ok {
-		return why, true
+// The kinds of node failChecks tells apart.
+const (
+	codeKind  = 1 << iota // a Code or Function node (n8nschema.IsCode)
+	baseKind              // another node of n8n-nodes-base
+	otherKind             // a node of another package (LangChain's, a community one)
+	anyKind   = codeKind | baseKind | otherKind
+)
+
+func failKind(typ string) uint8 {
+	switch {
+	case n8nschema.IsCode(typ):
+		return codeKind
+	case strings.HasPrefix(typ, "n8n-nodes-base."):
+		return baseKind
 	}
-	if why, ok := envCall(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := credentialsRead(g.Nodes[i]); ok {
-		return why, true
-	}
-	if why, ok := g.errorItemRead(i); ok {
-		return why, true
-	}
-	if why, ok := g.triggerFieldThrow(i); ok {
-		return why, true
-	}
-	if why, ok := pythonGlobals(g.Nodes[i], g.ver); ok {
-		return why, true
-	}
-	return pythonIndentation(g.Nodes[i])
+	return otherKind
+}
+
+// failChecks are failsFirst's checks in the order it asks them, each with
+// the kinds of node whose type it can judge.
+var failChecks = [...]struct {
+	kinds uint8
+	check func(g *Graph, i int) (string, bool)
+}{
+	{codeKind, func(g *Graph, i int) (string, bool) { return placeholderCode(g.Nodes[i]) }},
+	{codeKind, func(g *Graph, i int) (string, bool) { return envCall(g.Nodes[i]) }},
+	{codeKind, func(g *Graph, i int) (string, bool) { return credentialsRead(g.Nodes[i]) }},
+	{codeKind, (*Graph).errorItemRead},
+	{codeKind, (*Graph).triggerFieldThrow},
+	{baseKind, func(g *Graph, i int) (string, bool) { return mergeNoFields(g.Nodes[i]) }},
+	{baseKind, (*Graph).missingBinary},
+	{otherKind, (*Graph).noModel},
+	{codeKind, func(g *Graph, i int) (string, bool) { return pythonGlobals(g.Nodes[i], g.ver) }},
+	{codeKind, func(g *Graph, i int) (string, bool) { return pythonIndentation(g.Nodes[i]) }},
+	{otherKind, (*Graph).noPrompt},
+	{otherKind, (*Graph).fileText},
+	{anyKind, (*Graph).modelRefused},
+	{otherKind, (*Graph).embeddingRefused},
+	{otherKind, (*Graph).noSession},
+	{otherKind, (*Graph).emptyKey},
+	{baseKind, (*Graph).bodylessFails},
+	{otherKind, (*Graph).vectorStoreAsRetriever},
 }
 
 // modelRoots are the root nodes whose ai_languageModel input is required

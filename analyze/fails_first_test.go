@@ -9,27 +9,8 @@ import (
 // failsFirstEvery is failsFirst as it was before it asked a node only the
 // checks of its kind: every check, in order, of every node.
 func failsFirstEvery(g *Graph, i int) (string, bool) {
-	for _, check := range []func() (string, bool){
-		func() (string, bool) { return placeholderCode(g.Nodes[i]) },
-		func() (string, bool) { return envCall(g.Nodes[i]) },
-		func() (string, bool) { return credentialsRead(g.Nodes[i]) },
-		func() (string, bool) { return g.errorItemRead(i) },
-		func() (string, bool) { return g.triggerFieldThrow(i) },
-		func() (string, bool) { return mergeNoFields(g.Nodes[i]) },
-		func() (string, bool) { return g.missingBinary(i) },
-		func() (string, bool) { return g.noModel(i) },
-		func() (string, bool) { return pythonGlobals(g.Nodes[i], g.ver) },
-		func() (string, bool) { return pythonIndentation(g.Nodes[i]) },
-		func() (string, bool) { return g.noPrompt(i) },
-		func() (string, bool) { return g.fileText(i) },
-		func() (string, bool) { return g.modelRefused(i) },
-		func() (string, bool) { return g.embeddingRefused(i) },
-		func() (string, bool) { return g.noSession(i) },
-		func() (string, bool) { return g.emptyKey(i) },
-		func() (string, bool) { return g.bodylessFails(i) },
-		func() (string, bool) { return g.vectorStoreAsRetriever(i) },
-	} {
-		if why, ok := check(); ok {
+	for _, c := range failChecks {
+		if why, ok := c.check(g, i); ok {
 			return why, true
 		}
 	}
