@@ -163,7 +163,7 @@ func mayMessage(n *n8nschema.Node) bool {
 
 // effect is ConsequenceOf(g.Nodes[i]), decided once per node of the
 // graph: the attempt model asks it of every write, RelaysChat of every
-// node.
+// node mayMessage does not rule out.
 func (g *Graph) effect(i int) Effect {
 	g.effectsOnce.Do(func() {
 		g.effects = make([]Effect, len(g.Nodes))

@@ -432,8 +432,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			f := factsOf(nd.Type)
 			g.Nodes = append(g.Nodes, nd)
 			g.specs = append(g.specs, &f.spec)
-			// n8nschema.UnshippedIn, with Unshipped read once per type.
-			unshipped := f.unshipped && (v.Major >= 2 || !n8nschema.RemovedIn2(nd.Type))
+			unshipped := n8nschema.UnshippedGiven(f.unshipped, nd.Type, v)
 			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || unshipped {
 				g.Unloadable = append(g.Unloadable, nd)
 			}

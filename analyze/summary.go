@@ -147,7 +147,7 @@ type OperationSummary struct {
 	// Identity is the dependency as RS505 groups calls (DependencyIdentity);
 	// Account the credential the calls share, if known. Both, and PerKey,
 	// are filled only in a workflow with an enabled operation under
-	// n8n's retry (sharesDependency), the only ones RS505 and RunAttempts
+	// n8n's retry (SharesDependency), the only ones RS505 and RunAttempts
 	// read them of: "" and false in any other.
 	Dependency, Identity, Account string
 	Model                         string
@@ -219,7 +219,7 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			}
 		}
 		for j := range s.Operations {
-			if s.Operations[j].sharesDependency() {
+			if s.Operations[j].SharesDependency() {
 				for k, op := range ops {
 					o := &s.Operations[k]
 					o.Identity, o.Account, o.PerKey = t.copy(identity(op)), t.copy(op.Account), PerKey(op)
@@ -260,14 +260,16 @@ func (op *OperationSummary) StrainsDependency() bool {
 	return op.Live && op.Dependency != "" && NodeRetried(op.Factors)
 }
 
-// sharesDependency reports an enabled operation that calls a dependency
+// SharesDependency reports an enabled operation that calls a dependency
 // under n8n's retry: RS505 counts a StrainsDependency one, and the
-// instances a dependency's key is used from by any such; RunAttempts adds
-// every live call of the workflow of a strained one. Only in a workflow
-// with one are Identity, Account and PerKey read, and filled: of
+// instances a dependency's key is used from by any such (it asks this);
+// RunAttempts adds every live call of the workflow of a strained one.
+// Only in a workflow with one are Identity, Account and PerKey read, and
+// filled (a reader of them asks this first, or StrainsDependency, which
+// implies it): of
 // n8n-real's 10,429 operations 299 are such, and DependencyIdentity is
 // ~1,100 instructions.
-func (op *OperationSummary) sharesDependency() bool {
+func (op *OperationSummary) SharesDependency() bool {
 	return op.Dependency != "" && !op.Disabled && NodeRetried(op.Factors)
 }
 

@@ -537,7 +537,13 @@ func RemovedIn2(typ string) bool { return removedIn2[typ] }
 // getNode throws UnrecognizedNodeTypeError for a name its package does
 // not hold, in 1.123.81 as in 2.41.1).
 func UnshippedIn(typ string, v Version) bool {
-	return Unshipped(typ) && (v.Major >= 2 || !removedIn2[typ])
+	return UnshippedGiven(Unshipped(typ), typ, v)
+}
+
+// UnshippedGiven is UnshippedIn for a caller that has read Unshipped(typ)
+// once for many nodes of the type.
+func UnshippedGiven(unshipped bool, typ string, v Version) bool {
+	return unshipped && (v.Major >= 2 || !removedIn2[typ])
 }
 
 // ShippedSpelling returns the type of the node table that differs from typ

@@ -250,7 +250,7 @@ func groupByDependency(wfs []analyze.WorkflowSummary, byHand []bool, fleet int) 
 			continue
 		}
 		for _, op := range w.Operations {
-			if op.PerKey && op.Identity != "" && op.Dependency != "" && !op.Disabled && analyze.NodeRetried(op.Factors) {
+			if op.PerKey && op.Identity != "" && op.SharesDependency() {
 				if g.instances[op.Identity] == nil {
 					g.instances[op.Identity] = map[string]bool{}
 				}
