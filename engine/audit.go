@@ -19,7 +19,7 @@ import (
 // another workflow, so that it never holds every input at once.
 type Input struct {
 	Name string
-	// At is the absolute path the name stands for ("" for a fetched
+	// At is the clean absolute path the name stands for ("" for a fetched
 	// workflow, and stdin without a name); Path is the file read and
 	// written by --fix (a link's target; "" when it is no file).
 	At, Path string

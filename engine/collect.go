@@ -163,7 +163,7 @@ type walked struct {
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
 // named x.json would block the run, /dev/zero would never end.
 func walkJSON(dir string, pl *Places) (out []walked) {
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	walkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unlistable folder hides only itself.
 			out = append(out, walked{path: p, err: err})
@@ -202,6 +202,35 @@ func walkJSON(dir string, pl *Places) (out []walked) {
 		return nil
 	})
 	return out
+}
+
+// walkDir is filepath.WalkDir for a clean root and a fn that returns only
+// nil or SkipDir (for a folder), without Join: a clean folder, a
+// separator and an entry's name are a clean path, which Join cleans again.
+func walkDir(root string, fn fs.WalkDirFunc) {
+	info, err := os.Lstat(root)
+	if err != nil {
+		fn(root, nil, err)
+		return
+	}
+	walkFrom(root, fs.FileInfoToDirEntry(info), fn)
+}
+
+func walkFrom(p string, d fs.DirEntry, fn fs.WalkDirFunc) {
+	if fn(p, d, nil) != nil || !d.IsDir() {
+		return
+	}
+	ents, err := os.ReadDir(p)
+	if err != nil && fn(p, d, err) != nil {
+		return
+	}
+	sep := string(filepath.Separator)
+	if os.IsPathSeparator(p[len(p)-1]) {
+		sep = "" // the root folder
+	}
+	for _, e := range ents {
+		walkFrom(p+sep+e.Name(), e, fn)
+	}
 }
 
 // WalkEnters says whether a folder walk goes into the folder named name:

@@ -246,7 +246,7 @@ func DropIgnored(ins []Input, ig Ignoring, n *Namer) []Input {
 		if ig.NoGitignore {
 			return false
 		}
-		top := n.gitTop(filepath.Dir(in.At))
+		top := n.gitTop(dirOf(in.At))
 		if top == "" {
 			return false // git ignores nothing outside a repository
 		}

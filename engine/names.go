@@ -47,10 +47,27 @@ func (n *Namer) rootOf(abs string) string {
 	if n.root != "" {
 		return n.root
 	}
-	if top := n.gitTop(filepath.Dir(abs)); top != "" {
+	if top := n.gitTop(dirOf(abs)); top != "" {
 		return top
 	}
 	return n.wd
+}
+
+// dirOf is filepath.Dir of a clean path, which Dir would clean again: p
+// up to its last separator, kept only when it is the root's.
+func dirOf(p string) string {
+	vol := len(filepath.VolumeName(p))
+	i := len(p) - 1
+	for i >= vol && !os.IsPathSeparator(p[i]) {
+		i--
+	}
+	switch {
+	case i < vol: // no separator: "." or the volume
+		return filepath.Dir(p)
+	case i == vol: // the root
+		return p[:i+1]
+	}
+	return p[:i]
 }
 
 // gitTop is the nearest folder at or above dir holding .git (a folder, or

@@ -106,3 +106,12 @@ func TestWalkJSON(t *testing.T) {
 		t.Errorf("%d entries: the many folder is missing", n)
 	}
 }
+
+func TestDirOfIsDir(t *testing.T) {
+	for _, p := range []string{"/", "/a", "/a/b", "/a/b/c.json", "a", "a/b.json", ".", "..", "../a/b", "x.json", "/work/shared/corpus/n8n-real/f.json"} {
+		p = filepath.FromSlash(p)
+		if got, want := dirOf(p), filepath.Dir(p); got != want {
+			t.Errorf("dirOf(%q) = %q, filepath.Dir says %q", p, got, want)
+		}
+	}
+}
