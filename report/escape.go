@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -18,6 +19,13 @@ import (
 // CI log (a forged `::error` annotation) or reorder what is shown.
 func Printable(s string) string {
 	i := 0
+	for i+8 <= len(s) { // eight printable ASCII bytes at a time
+		if m := printStopMask(load8(s, i)); m != 0 {
+			i += bits.TrailingZeros64(m) / 8
+			break
+		}
+		i += 8
+	}
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
 		i++
 	}
@@ -43,6 +51,14 @@ func Printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// printStopMask flags the bytes of x that Printable's first loop stops
+// at: below 0x20, DEL or not ASCII. It is 0 exactly when all eight are
+// printable ASCII, and its lowest flag is exact (a borrow or a carry may
+// flag a byte above a flagged one, never below), as jsonStopMask's.
+func printStopMask(x uint64) uint64 {
+	return ((x - ones*0x20) | (x + ones) | x) & highs
 }
 
 // needsEscape says whether Printable changes s: most non-ASCII text (a
