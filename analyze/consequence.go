@@ -140,9 +140,10 @@ func ConsequenceOf(n *n8nschema.Node) Effect {
 // is a write that an app node of teamChannels or mailers makes, or a
 // write an HTTP Request makes to a team host, at a message path or with a
 // body that names a recipient or a team channel (an app's operation
-// named as a method is read as an HTTP Request's, and kept). RelaysChat asks of every
-// node, and most are none of these; reading their whole consequence (an
-// endpoint's reads and writes) would cost more than the answer.
+// named as a method is read as an HTTP Request's, and kept). RelaysChat
+// asks of every node, and most are none of these; reading their whole
+// consequence (an endpoint's reads and writes) would cost more than the
+// answer (TestMayMessage compares the two on every corpus node).
 func mayMessage(n *n8nschema.Node) bool {
 	if !n8nschema.IsHTTPRequest(n.Type) {
 		typ := strings.TrimSuffix(n.Type, "Tool")

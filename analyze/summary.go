@@ -266,9 +266,8 @@ func (op *OperationSummary) StrainsDependency() bool {
 // RunAttempts adds every live call of the workflow of a strained one.
 // Only in a workflow with one are Identity, Account and PerKey read, and
 // filled (a reader of them asks this first, or StrainsDependency, which
-// implies it): of
-// n8n-real's 10,429 operations 299 are such, and DependencyIdentity is
-// ~1,100 instructions.
+// implies it): of n8n-real's 10,429 operations 299 are such, and
+// DependencyIdentity is ~1,100 instructions.
 func (op *OperationSummary) SharesDependency() bool {
 	return op.Dependency != "" && !op.Disabled && NodeRetried(op.Factors)
 }
