@@ -284,13 +284,8 @@ func cutFieldQuote(s string) (string, bool) {
 	return strings.CutPrefix(s, "'")
 }
 
-// trimRESpace trims what \s* reads from the start of s.
-func trimRESpace(s string) string {
-	for len(s) > 0 && ascii.IsSpace(s[0]) {
-		s = s[1:]
-	}
-	return s
-}
+// trimRESpace trims what \s* reads from the start of s (skipSpace).
+func trimRESpace(s string) string { return s[skipSpace(s, 0):] }
 
 // jsonLiteral is v as JSON text.
 func jsonLiteral(v jsVal) (string, bool) {
