@@ -602,11 +602,19 @@ func (g *Graph) failing() {
 		}
 		// A read by name that throws fails the node as it reads its
 		// parameters, which a root (an agent, a chain) does before it
-		// asks its model or tools anything.
-		if ref, ok := namedRefRefusal(g, i, ran); ok {
+		// asks its model or tools anything. A node that reads no node by
+		// name is not asked laterSiblingRead, which would find no read to
+		// judge (namedRefRefusal's reads).
+		ref, ok, reads := namedRefRefusal(g, i, ran)
+		if ok {
 			r.Refusal, r.ok = ref, true
 			mark(&g.noCall, i)
-		} else if jr, ok := g.laterSiblingRead(i); ok {
+			continue
+		}
+		if !reads {
+			continue
+		}
+		if jr, ok := g.laterSiblingRead(i); ok {
 			if g.joinReads == nil {
 				g.joinReads = map[int32]JoinRead{}
 			}

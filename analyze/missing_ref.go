@@ -152,12 +152,10 @@ func namedReadParams(g *Graph, i int) (n8nschema.Value, bool) {
 // scanParams is scanNamedRefs' walk of the parameters namedReadParams
 // returned.
 func scanParams(params n8nschema.Value, bad func(ref, form, after string, path refPath) bool) (param, name string, ok bool) {
-	// Scalars walks without building paths; the path is made for the one
-	// value that reads a missing node.
-	params.Scalars(func(v n8nschema.Value) bool {
-		if !v.IsExpr() {
-			return true
-		}
+	// ExprsWith reads only the expressions that may hold a '$', without
+	// building paths; the path is made for the one value that reads a
+	// missing node.
+	params.ExprsWith('$', func(v n8nschema.Value) bool {
 		for seg := range exprSegments(v.Str()) {
 			if name != "" {
 				break
@@ -223,21 +221,25 @@ func unrunRead(g *Graph, i int, ran *triggerRuns, ref, form, after string) bool 
 }
 
 // namedRefRefusal is what missingNodeRef, else unrunNodeRef, finds in
-// node i, from one scan of its parameters.
-func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool) {
+// node i, from one scan of its parameters. reads is false when the scan
+// met no read by name to judge: then laterSiblingRead, whose scan of the
+// same parameters judges the same reads, finds none either (a Code node's
+// reads are read otherwise: reads is true).
+func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (r n8nschema.Refusal, ok, reads bool) {
 	if n8nschema.IsCode(g.Nodes[i].Type) {
 		// Its code throws as it runs, before it returns an item.
 		if _, read, name, ok := codeMissingRef(g, i); ok {
-			return n8nschema.Refusal{Why: codeMissingRefWhy(read, name), Fails: true, NoCall: true}, true
+			return n8nschema.Refusal{Why: codeMissingRefWhy(read, name), Fails: true, NoCall: true}, true, true
 		}
-		return n8nschema.Refusal{}, false
+		return n8nschema.Refusal{}, false, true
 	}
-	params, reads := namedReadParams(g, i)
-	if !reads {
-		return n8nschema.Refusal{}, false
+	params, named := namedReadParams(g, i)
+	if !named {
+		return n8nschema.Refusal{}, false, false
 	}
 	var unParam, unName string
 	param, name, missing := scanParams(params, func(ref, form, after string, path refPath) bool {
+		reads = true
 		if g.Workflow.Node(ref) == nil {
 			return true
 		}
@@ -249,11 +251,11 @@ func namedRefRefusal(g *Graph, i int, ran *triggerRuns) (n8nschema.Refusal, bool
 	// It throws while it reads its parameters: before any request.
 	switch {
 	case missing:
-		return n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true
+		return n8nschema.Refusal{Why: missingRefWhy(param, name), Fails: true, NoCall: true}, true, true
 	case unName != "":
-		return n8nschema.Refusal{Why: unrunRefWhy(unParam, unName), Fails: true, NoCall: true}, true
+		return n8nschema.Refusal{Why: unrunRefWhy(unParam, unName), Fails: true, NoCall: true}, true, true
 	}
-	return n8nschema.Refusal{}, false
+	return n8nschema.Refusal{}, false, reads
 }
 
 // throwsUnrun reports whether the read that starts with form and goes on

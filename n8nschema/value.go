@@ -227,17 +227,21 @@ func (v Value) IsExpr() bool {
 	if v.Kind() != String {
 		return false
 	}
-	n := v.node()
+	return v.t.isExpr(v.node())
+}
+
+// isExpr is IsExpr of string node n.
+func (t *tree) isExpr(n *jnode) bool {
 	if n.flags&literal != 0 {
 		return false
 	}
 	if n.flags&strEsc == 0 {
-		return v.t.text[n.off+1] == '='
+		return t.text[n.off+1] == '='
 	}
 	// An escaped string starts with "=" as itself or as \u003d, the one
 	// escape that spells it: no need to unescape the rest (a Code
 	// node's text, a note) to know.
-	raw := v.t.text[n.off+1 : n.first-1]
+	raw := t.text[n.off+1 : n.first-1]
 	return raw[0] == '=' || len(raw) >= 6 && raw[:5] == `\u003` && (raw[5] == 'd' || raw[5] == 'D')
 }
 
@@ -612,6 +616,84 @@ func (v Value) walk(rel string, fn func(string, Value)) {
 // returns false. Searches that ignore the path use it.
 func (v Value) Scalars(fn func(Value) bool) {
 	v.scalars(fn)
+}
+
+// ExprsWith calls fn, depth first in source order, for each expression
+// string below v (IsExpr) whose text may hold the byte b: one whose JSON
+// text holds b, or that holds a \u escape (which may spell b). b must be
+// a byte no other JSON escape spells (not '"', '\\', '/' or a control
+// byte). It stops when fn returns false. It is Scalars with that filter,
+// without a call for each scalar: a container's descendants are one run
+// of the tree's nodes (tree.markLiterals), read in a loop, and the few
+// strings found are put in source order.
+func (v Value) ExprsWith(b byte, fn func(Value) bool) {
+	if v.t == nil {
+		return
+	}
+	t := v.t
+	n := v.node()
+	if v.odd || !n.container() {
+		v.exprsWith(b, fn)
+		return
+	}
+	if n.n == 0 {
+		return
+	}
+	lo, hi := n.first, n.first+n.n
+	for d := n; ; {
+		next := -1
+		for k, c := range t.children(d) {
+			if c.container() && c.n > 0 {
+				next = int(d.first) + k
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		d = &t.nodes[next]
+		lo = d.first
+	}
+	// The strings found, in source order (by offset); past the array's
+	// room, the walk.
+	var found [16]uint32
+	k := 0
+	for j := lo; j < hi; j++ {
+		c := &t.nodes[j]
+		if c.kind() != String || !t.isExpr(c) || c.flags&strU == 0 && strings.IndexByte(t.text[c.off+1:c.first-1], b) < 0 {
+			continue
+		}
+		if k == len(found) {
+			v.exprsWith(b, fn)
+			return
+		}
+		at := k
+		for at > 0 && t.nodes[found[at-1]].off > c.off {
+			found[at] = found[at-1]
+			at--
+		}
+		found[at] = j
+		k++
+	}
+	for _, j := range found[:k] {
+		if !fn(Value{t: t, i: j, form: pathOfTree}) {
+			return
+		}
+	}
+}
+
+// exprsWith is ExprsWith by the walk, for an odd v, one that is no
+// container, or one that holds many such strings.
+func (v Value) exprsWith(b byte, fn func(Value) bool) {
+	v.scalars(func(c Value) bool {
+		if !c.IsExpr() {
+			return true
+		}
+		if n := c.node(); n.flags&strU == 0 && strings.IndexByte(c.t.text[n.off+1:n.first-1], b) < 0 {
+			return true
+		}
+		return fn(c)
+	})
 }
 
 func (v Value) scalars(fn func(Value) bool) bool {
