@@ -601,11 +601,18 @@ so an active export beside it stays a note.`,
 			if n.Disabled || g.IsSubNode(n) {
 				continue
 			}
-			f, ok := failsIfReached(g, n)
+			// failsIfReached, with FailsWhy's answer kept: most nodes
+			// do not fail, and are asked no more.
+			var f nodeFailure
+			fails, failing := g.FailsWhy(n)
+			ok := false
+			if failing {
+				f, ok = failingReached(g, n, fails)
+			}
 			if !ok && n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
 				continue // its error output handles the failure
 			}
-			if _, failing := g.FailsWhy(n); !ok && failing {
+			if !ok && failing {
 				continue // RS007 reports it, or a trigger's refusal names it
 			}
 			why, given, loopVia := f.why, f.given, f.loopVia
@@ -964,9 +971,32 @@ so an active export beside it stays a note.`,
 			d.FaultFirst = f.first
 			pass.Report(d)
 		}
+		// DecidedGate names connections never taken only at an If or a
+		// Filter with a dead output buildGraph found (an edge of g.Unrun
+		// leaves it) or one a Webhook's items may feed (the graph holds
+		// an enabled Webhook); at any other node it finds none.
+		var unrunFrom map[*n8nschema.Node]bool
+		for _, e := range g.Unrun {
+			if unrunFrom == nil {
+				unrunFrom = make(map[*n8nschema.Node]bool, len(g.Unrun))
+			}
+			unrunFrom[e.From] = true
+		}
+		hook := -1 // whether the graph holds an enabled Webhook, once asked
 		for _, n := range g.Nodes {
-			if n.Disabled {
+			if n.Disabled || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter {
 				continue
+			}
+			if !unrunFrom[n] {
+				if hook < 0 {
+					hook = 0
+					if slices.ContainsFunc(g.Nodes, func(w *n8nschema.Node) bool { return w.Type == n8nschema.TypeWebhook && !w.Disabled }) {
+						hook = 1
+					}
+				}
+				if hook == 0 {
+					continue
+				}
 			}
 			gd, ok := g.DecidedGate(n)
 			if !ok || len(gd.Never) == 0 {
@@ -1016,6 +1046,12 @@ func failsIfReached(g *analyze.Graph, n *n8nschema.Node) (nodeFailure, bool) {
 	if !ok {
 		return nodeFailure{}, false
 	}
+	return failingReached(g, n, why)
+}
+
+// failingReached is failsIfReached for an enabled node, not a sub-node,
+// that fails on every item for the reason why (Graph.FailsWhy).
+func failingReached(g *analyze.Graph, n *n8nschema.Node, why string) (nodeFailure, bool) {
 	var loopVia *n8nschema.Node
 	if n.ContinuesOnFail() && !g.ErrorsGoNowhere(n) {
 		if loopVia, _ = errorsLoopBack(g, n); loopVia == nil {
@@ -1913,7 +1949,8 @@ func rootStops(g *analyze.Graph, root *n8nschema.Node) bool {
 func reportToolBlanks(pass *analyze.Pass, g *analyze.Graph) {
 	w := pass.Workflow
 	for _, n := range g.Nodes {
-		if n.Disabled || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
+		// A tool feeds its root by ai_tool: a sub-node (most nodes are not).
+		if n.Disabled || !g.IsSubNode(n) || len(g.OutOfType(n, analyze.ConnTool)) == 0 {
 			continue
 		}
 		// What the publish check finds: no run's check reads a tool, and
