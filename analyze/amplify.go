@@ -298,15 +298,15 @@ func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
 func Amplify(s *Set) {
 	sc := getScratch()
 	defer putScratch(sc)
-	a, failV := newAmp(s, sc)
-	a.run(failV)
+	a := &amp{}
+	a.run(a.build(s, sc))
 	locateCalls(s)
 }
 
-// newAmp builds the set-wide graph of s; failV is its first "failed"
+// build makes a the set-wide graph of s; failV is its first "failed"
 // vertex.
-func newAmp(s *Set, sc *scratch) (*amp, int) {
-	a := &amp{s: s, sc: sc, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
+func (a *amp) build(s *Set, sc *scratch) (failV int) {
+	*a = amp{s: s, sc: sc, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
 	total := 0
 	for _, w := range s.Workflows {
 		g := s.Graph(w)
@@ -314,7 +314,7 @@ func newAmp(s *Set, sc *scratch) (*amp, int) {
 		a.base = append(a.base, total)
 		total += len(g.Nodes)
 	}
-	failV := total
+	failV = total
 	total += len(s.Workflows)
 	a.adj = sc.cadj.take(total)
 	ints := sc.i32.zeroed(2 * total) // wfOf, then deg below
@@ -466,7 +466,7 @@ func newAmp(s *Set, sc *scratch) (*amp, int) {
 			}
 		}
 	}
-	return a, failV
+	return failV
 }
 
 func sumInt32(xs []int32) int {

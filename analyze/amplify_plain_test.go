@@ -21,7 +21,8 @@ func TestPlainContexts(t *testing.T) {
 			s := Build(fs, DefaultOptions())
 			sc := getScratch()
 			defer putScratch(sc)
-			a, failV := newAmp(s, sc)
+			a := &amp{}
+			failV := a.build(s, sc)
 			if !a.plain() {
 				full++
 				return
