@@ -298,7 +298,15 @@ func (a *amp) vertex(wi int, g *Graph, n *n8nschema.Node) int32 {
 func Amplify(s *Set) {
 	sc := getScratch()
 	defer putScratch(sc)
-	a := &amp{s: s, sc: sc, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
+	a := &amp{}
+	a.run(a.build(s, sc))
+	locateCalls(s)
+}
+
+// build makes a the set-wide graph of s; failV is its first "failed"
+// vertex.
+func (a *amp) build(s *Set, sc *scratch) (failV int) {
+	*a = amp{s: s, sc: sc, gs: make([]*Graph, 0, len(s.Workflows)), base: make([]int, 0, len(s.Workflows))}
 	total := 0
 	for _, w := range s.Workflows {
 		g := s.Graph(w)
@@ -306,7 +314,7 @@ func Amplify(s *Set) {
 		a.base = append(a.base, total)
 		total += len(g.Nodes)
 	}
-	failV := total
+	failV = total
 	total += len(s.Workflows)
 	a.adj = sc.cadj.take(total)
 	ints := sc.i32.zeroed(2 * total) // wfOf, then deg below
@@ -458,8 +466,7 @@ func Amplify(s *Set) {
 			}
 		}
 	}
-	a.run(failV)
-	locateCalls(s)
+	return failV
 }
 
 func sumInt32(xs []int32) int {
@@ -769,7 +776,23 @@ func (e *cedge) enter(c ctx) ctx {
 	return c
 }
 
+// run computes the contexts of every vertex and the operations.
 func (a *amp) run(failV int) {
+	if a.plain() {
+		// Every context is one: no node is on a cycle of executions.
+		for _, g := range a.gs {
+			g.selfTrig = nil
+		}
+		a.operations(nil)
+		return
+	}
+	a.operations(a.contexts(failV))
+}
+
+// contexts is what reaches each vertex as it runs (cur, by vertex), and
+// it marks the nodes on cycles of executions (Graph.selfTrig) and the
+// calls that close them.
+func (a *amp) contexts(failV int) []ctx {
 	n := len(a.adj)
 	sc := a.sc
 	full := sc.adj.take(n)
@@ -1023,7 +1046,40 @@ func (a *amp) run(failV int) {
 			}
 		}
 	}
-	a.operations(cur)
+	return cur
+}
+
+// plain reports a set in which every context run computes is one
+// (attempts 1, fan 1, no chain), as in most sets: no call or
+// error-workflow edge (so no cycle of executions, no quiet node and
+// nothing from outside), every drive edge multiplies attempts and fan by 1
+// (apply carries the context unchanged), no sub-node two roots share
+// (whose calls merge sums), and no unbounded loop (the only marks left).
+// A main edge carries a context unchanged, and worse of two ones is one.
+func (a *amp) plain() bool {
+	if a.shared != nil {
+		return false
+	}
+	for _, es := range a.adj {
+		for i := range es {
+			switch e := &es[i]; e.kind {
+			case kCall, kError:
+				return false
+			case kDrive:
+				if e.mult != 1 || e.fan != 1 || e.fanUnb {
+					return false
+				}
+			}
+		}
+	}
+	for _, g := range a.gs {
+		for _, l := range g.Loops {
+			if l.Unbounded {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // restartGates finds, in each cycle of executions (a restricted component
@@ -1165,7 +1221,8 @@ func branchesOf(a *amp, rcomp []int32) map[int32]*n8nschema.Node {
 }
 
 // operations turns the contexts of the nodes that call out into
-// operations, in workflow then node order.
+// operations, in workflow then node order; with cur nil every context is
+// one (plain).
 func (a *amp) operations(cur []ctx) {
 	s := a.s
 	count := 0
@@ -1194,7 +1251,10 @@ func (a *amp) operations(cur []ctx) {
 			if !makesOperation(n, sp) {
 				continue
 			}
-			c := cur[a.base[wi]+ui]
+			c := one
+			if cur != nil {
+				c = cur[a.base[wi]+ui]
+			}
 			op := &block[len(s.Operations)]
 			dep := dependency(n, *sp)
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
