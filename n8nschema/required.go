@@ -1,6 +1,7 @@
 package n8nschema
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -150,11 +151,17 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 		return "", false
 	}
 	d := display{n: n, e: e}
+	rq := requiredOf(e)
+	rs := rq.every
+	if gates && len(rq.byRes) > 0 {
+		rs = rq.at(&d)
+	}
 	// Parameters listed together often share their conditions, or their
 	// first ones: conditions that passed, or that start with the ones up
 	// to a condition that failed, are not judged again.
 	pass, fail := "", ""
-	for _, r := range requiredOf(e) {
+	for _, k := range rs {
+		r := &rq.all[k]
 		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
@@ -216,19 +223,75 @@ type required struct {
 	gated   bool   // shown only when conds hold
 }
 
+// reqs are an entry's required parameters (all, in the table's order)
+// and, for each resource the entry lists operations for (by index of
+// e.ops), those a node there may show (byRes): the entries list each
+// resource's and operation's parameters apart, so a node's resource and
+// operation rule most of them out before any condition is read.
+type reqs struct {
+	all   []required
+	every []uint16 // every index of all
+	byRes []resReqs
+}
+
+// resReqs are the parameters of an entry that a node at one resource may
+// show, as indexes of reqs.all in the table's order: at an operation the
+// conditions name (byOp), or at any other (rest). Left out are those
+// whose first condition shows them only at other resources
+// ("name:resource=a,b;..."), or whose operation condition, first or right
+// after the resource's ("resource=a;operation=x,y"), only at other
+// operations: shown would refuse them there.
+type resReqs struct {
+	rest []uint16
+	byOp []opReqs
+}
+
+// opReqs are the parameters of an entry that a node at one resource and
+// operation may show (resReqs).
+type opReqs struct {
+	op string
+	ks []uint16
+}
+
+// at is the indexes of the parameters of rq that d's node may show
+// (resReqs): all of them unless its resource is a literal the entry lists.
+func (rq *reqs) at(d *display) []uint16 {
+	res, ok := d.resource()
+	if !ok || res == "" {
+		return rq.every
+	}
+	for i := range d.e.ops {
+		if d.e.ops[i].resource != res {
+			continue
+		}
+		at := &rq.byRes[i]
+		if op, ok := d.operation(); ok && op != "" {
+			for j := range at.byOp {
+				if at.byOp[j].op == op {
+					return at.byOp[j].ks
+				}
+			}
+		}
+		return at.rest
+	}
+	return rq.every
+}
+
 // requiredParsed holds each entry's required parameters, cut out of the
 // table's text once a process, not again for every node of the type (an
 // entry lists up to 98). The conditions stay text
 // (shown reads them): parsed too, the entries n8n-real uses held 674 KB
 // instead of 138 KB, for 0.7 % fewer instructions, a cost the collector
-// pays again at every cycle.
-var requiredParsed sync.Map // *nodeEntry → []required
+// pays again at every cycle. The index by resource and operation (byRes:
+// only the first two conditions' values, cut out of the text) adds ~0.4
+// MB there (the allocation profiler's sampled figure), for 0.58 % fewer.
+var requiredParsed sync.Map // *nodeEntry → *reqs
 
-func requiredOf(e *nodeEntry) []required {
-	if rs, ok := requiredParsed.Load(e); ok {
-		return rs.([]required)
+func requiredOf(e *nodeEntry) *reqs {
+	if rq, ok := requiredParsed.Load(e); ok {
+		return rq.(*reqs)
 	}
-	var rs []required
+	rq := &reqs{}
 	for f := range strings.SplitSeq(e.required, " ") { // the table writes one space between entries
 		if f == "" {
 			continue
@@ -238,10 +301,79 @@ func requiredOf(e *nodeEntry) []required {
 		f, r.locator = strings.CutPrefix(f, "~")
 		f, r.list = strings.CutPrefix(f, "*")
 		r.name, r.conds, r.gated = strings.Cut(f, ":")
-		rs = append(rs, r)
+		rq.every = append(rq.every, uint16(len(rq.all)))
+		rq.all = append(rq.all, r)
 	}
-	rs2, _ := requiredParsed.LoadOrStore(e, rs)
-	return rs2.([]required)
+	if len(e.ops) > 0 {
+		// Each parameter's resources and operations, from its first
+		// conditions ("" when they do not narrow it).
+		ress, ops := make([]string, len(rq.all)), make([]string, len(rq.all))
+		narrow := false
+		for k, r := range rq.all {
+			if !r.gated {
+				continue
+			}
+			first, rest, _ := strings.Cut(r.conds, ";")
+			if at, ok := strings.CutPrefix(first, "resource="); ok {
+				ress[k] = at
+				first, _, _ = strings.Cut(rest, ";")
+			}
+			if at, ok := strings.CutPrefix(first, "operation="); ok {
+				ops[k] = at
+			}
+			narrow = narrow || ress[k] != "" || ops[k] != ""
+		}
+		rq.byRes = make([]resReqs, len(e.ops))
+		if !narrow {
+			for i := range rq.byRes {
+				rq.byRes[i].rest = rq.every
+			}
+		}
+		// add puts parameter k in the lists of resource i, in the
+		// table's order (k grows).
+		add := func(i, k int) {
+			at := &rq.byRes[i]
+			if n := len(at.rest); n > 0 && at.rest[n-1] == uint16(k) {
+				return // a resource listed twice
+			}
+			if ops[k] == "" { // at any operation: in every list
+				at.rest = append(at.rest, uint16(k))
+				for j := range at.byOp {
+					at.byOp[j].ks = append(at.byOp[j].ks, uint16(k))
+				}
+				return
+			}
+			for op := range strings.SplitSeq(ops[k], ",") {
+				j := slices.IndexFunc(at.byOp, func(o opReqs) bool { return o.op == op })
+				if j < 0 {
+					j = len(at.byOp)
+					at.byOp = append(at.byOp, opReqs{op: op, ks: slices.Clone(at.rest)}) // the ones before it at any operation
+				}
+				if ks := at.byOp[j].ks; len(ks) == 0 || ks[len(ks)-1] != uint16(k) { // listed twice
+					at.byOp[j].ks = append(ks, uint16(k))
+				}
+			}
+		}
+		for k := range rq.all {
+			switch {
+			case !narrow:
+			case ress[k] == "":
+				for i := range e.ops {
+					add(i, k)
+				}
+			default:
+				for res := range strings.SplitSeq(ress[k], ",") {
+					for i := range e.ops {
+						if e.ops[i].resource == res {
+							add(i, k)
+						}
+					}
+				}
+			}
+		}
+	}
+	got, _ := requiredParsed.LoadOrStore(e, rq)
+	return got.(*reqs)
 }
 
 // display is what shown reads of a node: its resource and operation, each

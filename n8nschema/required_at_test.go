@@ -1,0 +1,69 @@
+package n8nschema
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRequiredAtLeavesOutOnlyHidden checks reqs.at, the index missingOf
+// reads at a node's resource and operation: on every entry of the table,
+// at every resource it lists operations for and every operation (listed,
+// the default, none, an unknown one, an expression), each required
+// parameter the index leaves out is one shown refuses there, and the
+// index leaves some out (else it would test nothing).
+func TestRequiredAtLeavesOutOnlyHidden(t *testing.T) {
+	left, kept := 0, 0
+	for _, typ := range slices.Sorted(maps.Keys(nodeTable())) {
+		es := nodeTable()[typ]
+		for i := range es {
+			e := &es[i]
+			if e.required == "" || len(e.ops) == 0 {
+				continue
+			}
+			rq := requiredOf(e)
+			for _, r := range e.ops {
+				ops := []string{"", r.def, "nothing", "={{ $json.o }}"}
+				for op := range strings.FieldsSeq(r.ops) {
+					op, _, _ = strings.Cut(op, ":")
+					ops = append(ops, op)
+				}
+				for _, op := range ops {
+					params := map[string]any{"resource": r.resource}
+					if op != "" {
+						params["operation"] = op
+					}
+					node, err := json.Marshal(map[string]any{"name": "A", "type": typ, "typeVersion": e.v[0], "parameters": params})
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := Parse(NewSource("w.json", []byte(`{"nodes": [`+string(node)+`], "connections": {}}`))).Workflows[0].Nodes[0]
+					d := display{n: n, e: e}
+					at := rq.at(&display{n: n, e: e})
+					for k, req := range rq.all {
+						if slices.Contains(at, uint16(k)) {
+							kept++
+							continue
+						}
+						left++
+						if !req.gated {
+							t.Fatalf("%s: %s v%v at %s: %q is shown always, and left out", node, typ, e.v, r.resource, req.name)
+						}
+						if shown, _ := d.shown(req.conds); shown {
+							t.Fatalf("%s: %s v%v: %q (%s) is shown, and left out", node, typ, e.v, req.name, req.conds)
+						}
+					}
+					if !slices.IsSorted(at) {
+						t.Fatalf("%s: %s v%v: %v not in the table's order", node, typ, e.v, at)
+					}
+				}
+			}
+		}
+	}
+	if left == 0 || kept == 0 {
+		t.Fatalf("%d parameters left out, %d kept: the index tested nothing", left, kept)
+	}
+	t.Logf("%d parameters left out, %d kept", left, kept)
+}
