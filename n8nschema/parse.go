@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -771,9 +772,15 @@ func (wp *wfParser) connections(conns Value) {
 	// connection's own path is the one string its position keeps.
 	path := make([]byte, 0, 64)
 	base := conns.fullPath()
-	if n, size := countEdges(conns, len(base)); n > 0 {
+	n, size, plain := countEdges(conns, len(base))
+	if n > 0 {
 		w.Connections = make([]Connection, 0, n)
 		wp.connPaths.Grow(size)
+	}
+	// esc is escapeKey, or nothing when countEdges found no key to escape.
+	esc := escapeKey
+	if plain {
+		esc = func(k string) string { return k }
 	}
 	// Connections keyed by node id come from one mistake (a generator
 	// that wrote ids): one problem for all of them, at the first.
@@ -822,13 +829,17 @@ func (wp *wfParser) connections(conns Value) {
 			}
 			return true
 		}
-		path = appendElem(append(path[:0], base...), escapeKey(from))
+		path = appendElem(append(path[:0], base...), esc(from))
 		fromEnd := len(path)
-		for t := range byType.len() {
-			typ, outputs := byType.keyAt(t), byType.at(t)
-			path = appendElem(path[:fromEnd], escapeKey(typ))
+		// The types, slots and connections are read off the tree's nodes:
+		// a Value's methods cost more than the walk itself.
+		tr, bn := byType.t, byType.node()
+		for k := bn.first; k < bn.first+bn.n; k++ {
+			on := &tr.nodes[k]
+			typ, outputs := tr.keyOf(on), Value{t: tr, i: k, odd: byType.odd}
+			path = appendElem(path[:fromEnd], esc(typ))
 			typEnd := len(path)
-			if outputs.Kind() != Array {
+			if on.kind() != Array {
 				switch {
 				case outputs.Kind() == Null:
 					// for...in over null reads nothing: no edge.
@@ -864,7 +875,7 @@ func (wp *wfParser) connections(conns Value) {
 				}
 				continue
 			}
-			if arrayConnection(outputs) {
+			if on.n > 0 && tr.nodes[on.first].kind() == String && arrayConnection(outputs) {
 				// "main": ["B", "main", 0]: one connection written as an
 				// array where the list of slots belongs; n8n reads each
 				// field as a slot.
@@ -872,7 +883,7 @@ func (wp *wfParser) connections(conns Value) {
 				wp.arrayFails(from, typ, outputs, true)
 				continue
 			}
-			for out := range outputs.len() {
+			for out := range int(on.n) {
 				path = wp.slot(from, typ, out, outputs.at(out), appendIndex(path[:typEnd], out))
 			}
 		}
@@ -909,7 +920,8 @@ func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []b
 		wp.fatal(buildFails, "object is not iterable")
 		wp.edge(from, typ, out, slot, path)
 	case Array:
-		if arrayConnection(slot) {
+		t, sn := slot.t, slot.node()
+		if sn.n > 0 && t.nodes[sn.first].kind() == String && arrayConnection(slot) {
 			// ["B", "main", 0]: one connection written as an
 			// array, not a slot of them.
 			wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
@@ -917,10 +929,10 @@ func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []b
 			return path
 		}
 		slotEnd := len(path)
-		for j := range slot.len() {
-			c := slot.at(j)
+		for j := range int(sn.n) {
+			c := Value{t: t, i: sn.first + uint32(j), odd: slot.odd}
 			path = appendIndex(path[:slotEnd], j)
-			if c.Kind() == Null {
+			if t.nodes[c.i].kind() == Null {
 				wp.problem(BrokenConnection, c.withPath(string(path)).ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
 				wp.fatal(buildFails, "reading .node of null throws")
 				continue
@@ -1130,46 +1142,56 @@ func appendIndex(path []byte, i int) []byte {
 
 // countEdges bounds the number of connections in conns (slots of every
 // output of every node), so that they are stored without regrowing, and
-// the length of their paths, below a path of length base.
-func countEdges(conns Value, base int) (n, size int) {
+// the length of their paths, below a path of length base; plain is true
+// when no key of a node or a connection type holds a byte escapeKey
+// escapes. It reads the tree's nodes, not Values.
+func countEdges(conns Value, base int) (n, size int, plain bool) {
 	if base > 0 {
 		base++ // the dot after it
 	}
-	for i := range conns.len() {
-		byType := conns.at(i)
-		if byType.Kind() != Object {
+	t, cn := conns.t, conns.node()
+	plain = true
+	for i := cn.first; i < cn.first+cn.n; i++ {
+		byType := &t.nodes[i]
+		if byType.kind() != Object {
 			continue
 		}
-		from := base + escapedLen(conns.keyAt(i)) + 1
-		for t := range byType.len() {
-			outputs := byType.at(t)
-			if outputs.Kind() != Array && outputs.Kind() != Object {
+		fromLen, fromPlain := escapedKeyLen(t, byType)
+		from := base + fromLen + 1
+		plain = plain && fromPlain
+		for k := byType.first; k < byType.first+byType.n; k++ {
+			outputs := &t.nodes[k]
+			kind := outputs.kind()
+			if kind != Array && kind != Object {
 				continue
 			}
-			typ := from + escapedLen(byType.keyAt(t)) + 1
-			for out := range outputs.len() {
-				slot := typ + decimalLen(out)
-				if outputs.Kind() == Object {
-					key := outputs.keyAt(out)
+			typLen, typPlain := escapedKeyLen(t, outputs)
+			typ := from + typLen + 1
+			plain = plain && typPlain
+			for out := range outputs.n {
+				s := &t.nodes[outputs.first+out]
+				slot := typ + decimalLen(int(out))
+				if kind == Object {
+					key := t.keyOf(s)
 					if _, ok := outputIndex(key); !ok {
 						continue
 					}
 					slot = typ + len(key)
 				}
-				switch s := outputs.at(out); s.Kind() {
+				switch s.kind() {
 				case Object:
 					n++
 					size += slot
 				case Array:
-					for j := range s.len() {
+					for j := range s.n {
 						n++
-						size += slot + 1 + decimalLen(j)
+						size += slot + 1 + decimalLen(int(j))
 					}
 				}
 			}
 		}
 	}
-	return n, size
+	return n, size, plain
 }
 
 // escapedLen is len(escapeKey(k)).
@@ -1183,6 +1205,27 @@ func escapedLen(k string) int {
 	return n
 }
 
+// escapedKeyLen is escapedLen of member m's key, and whether escapeKey
+// leaves it as it is; an unescaped key is read forward from its opening
+// quote (it holds no quote).
+func escapedKeyLen(t *tree, m *jnode) (int, bool) {
+	if m.flags&keyEsc == 0 && m.kdist != 0 {
+		s := t.text[m.off-uint32(m.kdist)+1 : m.off]
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; pathSpecial[c] {
+				if c == '"' {
+					return i + n, n == 0
+				}
+				n++
+			}
+		}
+	}
+	k := t.keyOf(m)
+	n := escapedLen(k)
+	return n, n == len(k)
+}
+
 // connKeys are the members of one connection the parser reads.
 var connKeys = []string{"node", "type", "index"}
 
@@ -1192,45 +1235,78 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	if c.Kind() == Null {
 		return
 	}
-	// The members are read as getMany reads them, without their paths:
-	// brokenEdge, which reports on them, reads them again.
-	var to, toTypeV, index Value
+	// The members are found as getMany finds them, as node indexes (0,
+	// the root, for none) without their paths: brokenEdge, which reports
+	// on them, reads them again.
+	t := c.t
+	var to, toTypeAt, indexAt uint32
 	if c.Kind() == Object {
 		n := c.node()
 		for k := n.first; k < n.first+n.n; k++ {
-			v := Value{t: c.t, i: k}
-			switch c.t.keyOf(&c.t.nodes[k]) {
+			m, key := &t.nodes[k], ""
+			if m.flags&keyEsc == 0 && m.kdist != 0 {
+				// An unescaped key holds no quote: compared in place
+				// after its opening quote, as tree.member compares,
+				// without keyOf's scan back from the value.
+				s := t.text[m.off-uint32(m.kdist)+1 : m.off]
+				switch {
+				case len(s) > 4 && s[4] == '"':
+					key = s[:4]
+				case len(s) > 5 && s[5] == '"':
+					key = s[:5]
+				}
+			} else {
+				key = t.keyOf(m)
+			}
+			switch key {
 			case "node":
-				if !to.Exists() {
-					to = v
-				}
+				to = cmp.Or(to, k)
 			case "type":
-				if !toTypeV.Exists() {
-					toTypeV = v
-				}
+				toTypeAt = cmp.Or(toTypeAt, k)
 			case "index":
-				if !index.Exists() {
-					index = v
-				}
+				indexAt = cmp.Or(indexAt, k)
 			}
 		}
 	}
-	if c.Kind() != Object || to.Kind() != String || wp.w.byName.get(to.Str()) == nil {
+	var target string
+	if to != 0 && t.nodes[to].kind() == String {
+		target = strAt(t, to)
+	}
+	if to == 0 || t.nodes[to].kind() != String || wp.w.byName.get(target) == nil {
 		wp.brokenEdge(from, typ, c.withPath(string(path)))
 		return
 	}
-	toType := toTypeV.Str()
-	if toType == "" {
-		toType = typ
+	toType := typ
+	if toTypeAt != 0 {
+		if s := strAt(t, toTypeAt); s != "" {
+			toType = s
+		}
 	}
-	idx, _ := index.Num()
+	idx := 0
+	if indexAt != 0 {
+		if n := &t.nodes[indexAt]; n.kind() == Number && n.first == n.off+1 {
+			idx = int(t.text[n.off] - '0') // one byte: a digit
+		} else {
+			f, _ := Value{t: t, i: indexAt}.Num()
+			idx = int(f)
+		}
+	}
 	// One string for the paths of all edges, not one each.
 	start := wp.connPaths.Len()
 	wp.connPaths.Write(path)
 	wp.w.Connections = append(wp.w.Connections, Connection{
-		From: from, FromType: typ, Output: out, To: to.Str(), ToType: toType, ToIndex: int(idx),
-		Pos: c.withPath(wp.connPaths.String()[start:]).ValuePos(),
+		From: from, FromType: typ, Output: out, To: target, ToType: toType, ToIndex: idx,
+		Pos: t.src.PosAt(t.base+int(t.nodes[c.i].off), wp.connPaths.String()[start:]),
 	})
+}
+
+// strAt is Value.Str of node i, a string as it is written (no escape,
+// not a parameter's literal) read in place.
+func strAt(t *tree, i uint32) string {
+	if n := &t.nodes[i]; n.kind() == String && n.flags&(strEsc|literal) == 0 {
+		return t.text[n.off+1 : n.first-1]
+	}
+	return Value{t: t, i: i}.Str()
 }
 
 const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index], where n8n reads an object {\"node\", \"type\", \"index\"}"

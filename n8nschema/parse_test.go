@@ -274,3 +274,53 @@ func TestOddMainUnderWebhook(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionsReadOffTheTree: connections read off the tree's nodes
+// (keys compared in place, strings and one-digit indexes read there, paths
+// escaped only when countEdges found a key to escape) give what Values
+// give: each edge's fields, and its position and path as Get finds it.
+func TestConnectionsReadOffTheTree(t *testing.T) {
+	far := strings.Repeat(" ", 70000) // past kdist's 16 bits: keyOf scans
+	for _, c := range []struct {
+		name, from, conns string
+		edges             []string
+		paths             []string
+	}{
+		{"plain", "A", `{"A":{"main":[[{"node":"B","type":"main","index":0},{"index":12,"node":"C"}],null,[{"node":"B","type":"","index":"3"}]],"ai_tool":[[{"type":"ai_tool","node":"C","index":1e0}]]}}`,
+			[]string{"A main[0] -> B main[0]", "A main[0] -> C main[12]", "A main[2] -> B main[3]", "A ai_tool[0] -> C ai_tool[1]"},
+			[]string{"connections.A.main.0.0", "connections.A.main.0.1", "connections.A.main.2.0", "connections.A.ai_tool.0.0"}},
+		{"escaped source", "a.b", `{"a.b":{"main":[[{"node":"B","type":"main","index":0}]]},"A":{"main":[[{"node":"C","type":"main","index":1}]]}}`,
+			[]string{"a.b main[0] -> B main[0]", "A main[0] -> C main[1]"},
+			[]string{`connections.a\.b.main.0.0`, "connections.A.main.0.0"}},
+		{"escaped type", "A", `{"A":{"m@in":[[{"node":"B","type":"main","index":0}]]}}`,
+			[]string{"A m@in[0] -> B main[0]"},
+			[]string{`connections.A.m\@in.0.0`}},
+		{"keys with escapes, other keys", "A", `{"A":{"main":[[{"no\u0064e":"B","typ\u0065":"x","nope":"C","indey":4,"index":2}]]}}`,
+			[]string{"A main[0] -> B x[2]"},
+			[]string{"connections.A.main.0.0"}},
+		{"keys far from their values", "A", `{"A":{"main":[[{"node"` + far + `:"C","type"` + far + `:"main","index"` + far + `:7}]]}}`,
+			[]string{"A main[0] -> C main[7]"},
+			[]string{"connections.A.main.0.0"}},
+		{"escaped target", "A", `{"A":{"main":[[{"node":"\u0042","type":"main","index":0}]]}}`,
+			[]string{"A main[0] -> B main[0]"},
+			[]string{"connections.A.main.0.0"}},
+	} {
+		src := `{"nodes":[{"name":"A","type":"t"},{"name":"a.b","type":"t"},{"name":"B","type":"t"},{"name":"C","type":"t"}],"connections":` + c.conns + `}`
+		f := Parse(NewSource("t.json", []byte(src)))
+		w := f.Workflows[0]
+		if diff := cmp.Diff(c.edges, summarize(f)[0].Edges); diff != "" {
+			t.Errorf("%s: edges (-want +got):\n%s", c.name, diff)
+		}
+		if len(w.Problems) > 0 {
+			t.Errorf("%s: problems %v", c.name, w.Problems)
+		}
+		for i, e := range w.Connections {
+			if i >= len(c.paths) {
+				break
+			}
+			if want := w.Value.Get(c.paths[i]).ValuePos(); e.Pos != want || e.Pos.Path != c.paths[i] {
+				t.Errorf("%s: edge %d at %v %q, want %v %q", c.name, i, e.Pos, e.Pos.Path, want, want.Path)
+			}
+		}
+	}
+}
