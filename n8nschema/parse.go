@@ -1143,8 +1143,10 @@ func appendIndex(path []byte, i int) []byte {
 // countEdges bounds the number of connections in conns (slots of every
 // output of every node), so that they are stored without regrowing, and
 // the length of their paths, below a path of length base; plain is true
-// when no key of a node or a connection type holds a byte escapeKey
-// escapes. It reads the tree's nodes, not Values.
+// when no key of a node whose connections are an object, and no key of a
+// connection type in one, holds a byte escapeKey escapes: the keys
+// connections writes into paths with esc. It reads the tree's nodes, not
+// Values.
 func countEdges(conns Value, base int) (n, size int, plain bool) {
 	if base > 0 {
 		base++ // the dot after it
@@ -1161,13 +1163,15 @@ func countEdges(conns Value, base int) (n, size int, plain bool) {
 		plain = plain && fromPlain
 		for k := byType.first; k < byType.first+byType.n; k++ {
 			outputs := &t.nodes[k]
+			// Every type's key is in some path, its value's kind aside:
+			// a null or a string there is a problem at that path.
+			typLen, typPlain := escapedKeyLen(t, outputs)
+			plain = plain && typPlain
 			kind := outputs.kind()
 			if kind != Array && kind != Object {
 				continue
 			}
-			typLen, typPlain := escapedKeyLen(t, outputs)
 			typ := from + typLen + 1
-			plain = plain && typPlain
 			for out := range outputs.n {
 				s := &t.nodes[outputs.first+out]
 				slot := typ + decimalLen(int(out))

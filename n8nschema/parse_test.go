@@ -324,3 +324,25 @@ func TestConnectionsReadOffTheTree(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionTypeProblemPaths: a connection type whose key needs
+// escaping and whose value holds no slots (null, a string) is a problem
+// at the escaped path, whatever the other keys: countEdges must not find
+// every key plain.
+func TestConnectionTypeProblemPaths(t *testing.T) {
+	for _, c := range []struct{ conns, want string }{
+		{`{"A":{"ma.in":null,"main":[[{"node":"B","type":"main","index":0}]]}}`, `connections.A.ma\.in`},
+		{`{"A":{"main":[[{"node":"B","type":"main","index":0}]],"m@in":"x"}}`, `connections.A.m\@in`},
+		{`{"A":{"m@in":null}}`, `connections.A.m\@in`},
+	} {
+		src := `{"nodes":[{"name":"A","type":"t"},{"name":"B","type":"t"}],"connections":` + c.conns + `}`
+		w := Parse(NewSource("t.json", []byte(src))).Workflows[0]
+		if len(w.Problems) != 1 {
+			t.Errorf("%s: problems %v, want one", c.conns, w.Problems)
+			continue
+		}
+		if got := w.Problems[0].Pos.Path; got != c.want {
+			t.Errorf("%s: problem at %q, want %q", c.conns, got, c.want)
+		}
+	}
+}
