@@ -1079,6 +1079,31 @@ func (g *Graph) DecidedGate(n *n8nschema.Node) (GateDecision, bool) {
 	return d, true
 }
 
+// NeverTakenCandidates are the nodes, in graph order, at which DecidedGate
+// may name connections never taken (Never): the enabled Ifs and Filters
+// with an edge of g.Unrun leaving them (LiteralGate's and countGate's
+// Never are read from g.Unrun) and, in a graph that holds an enabled
+// Webhook, every other enabled If and Filter (webhookDecidedGate's gate
+// has a Webhook before it). At any other node Never is empty: a rule
+// that reads only Never asks these, not every node.
+func (g *Graph) NeverTakenCandidates() []*n8nschema.Node {
+	var unrunFrom map[*n8nschema.Node]bool
+	for _, e := range g.Unrun {
+		if unrunFrom == nil {
+			unrunFrom = make(map[*n8nschema.Node]bool, len(g.Unrun))
+		}
+		unrunFrom[e.From] = true
+	}
+	hook := slices.ContainsFunc(g.Nodes, func(n *n8nschema.Node) bool { return n.Type == n8nschema.TypeWebhook && !n.Disabled })
+	var out []*n8nschema.Node
+	for _, n := range g.Nodes {
+		if !n.Disabled && (n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter) && (hook || unrunFrom[n]) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // webhookDecidedGate is DecidedGate for an If or Filter whose test fails
 // on every item of the Webhook that feeds it (webhookGateFalse): every
 // item leaves by the false output (a Filter's discarded one), and the

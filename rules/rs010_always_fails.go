@@ -971,33 +971,7 @@ so an active export beside it stays a note.`,
 			d.FaultFirst = f.first
 			pass.Report(d)
 		}
-		// DecidedGate names connections never taken only at an If or a
-		// Filter with a dead output buildGraph found (an edge of g.Unrun
-		// leaves it) or one a Webhook's items may feed (the graph holds
-		// an enabled Webhook); at any other node it finds none.
-		var unrunFrom map[*n8nschema.Node]bool
-		for _, e := range g.Unrun {
-			if unrunFrom == nil {
-				unrunFrom = make(map[*n8nschema.Node]bool, len(g.Unrun))
-			}
-			unrunFrom[e.From] = true
-		}
-		hook := -1 // whether the graph holds an enabled Webhook, once asked
-		for _, n := range g.Nodes {
-			if n.Disabled || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter {
-				continue
-			}
-			if !unrunFrom[n] {
-				if hook < 0 {
-					hook = 0
-					if slices.ContainsFunc(g.Nodes, func(w *n8nschema.Node) bool { return w.Type == n8nschema.TypeWebhook && !w.Disabled }) {
-						hook = 1
-					}
-				}
-				if hook == 0 {
-					continue
-				}
-			}
+		for _, n := range g.NeverTakenCandidates() {
 			gd, ok := g.DecidedGate(n)
 			if !ok || len(gd.Never) == 0 {
 				continue
