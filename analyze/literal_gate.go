@@ -1094,10 +1094,19 @@ func (g *Graph) NeverTakenCandidates() []*n8nschema.Node {
 		}
 		unrunFrom[e.From] = true
 	}
-	hook := slices.ContainsFunc(g.Nodes, func(n *n8nschema.Node) bool { return n.Type == n8nschema.TypeWebhook && !n.Disabled })
+	hook := -1 // whether the graph holds an enabled Webhook, once asked
 	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if !n.Disabled && (n.Type == n8nschema.TypeIf || n.Type == n8nschema.TypeFilter) && (hook || unrunFrom[n]) {
+		if n.Disabled || n.Type != n8nschema.TypeIf && n.Type != n8nschema.TypeFilter {
+			continue
+		}
+		if !unrunFrom[n] && hook < 0 {
+			hook = 0
+			if slices.ContainsFunc(g.Nodes, func(w *n8nschema.Node) bool { return w.Type == n8nschema.TypeWebhook && !w.Disabled }) {
+				hook = 1
+			}
+		}
+		if unrunFrom[n] || hook == 1 {
 			out = append(out, n)
 		}
 	}
