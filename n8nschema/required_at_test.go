@@ -12,8 +12,9 @@ import (
 // reads at a node's resource and operation: on every entry of the table,
 // at every resource it lists operations for and every operation (listed,
 // the default, none, an unknown one, an expression), each required
-// parameter the index leaves out is one shown refuses there, and the
-// index leaves some out (else it would test nothing).
+// parameter the index leaves out is one shown refuses there, by a
+// condition on the resource or the operation, and the index leaves some
+// out (else it would test nothing).
 func TestRequiredAtLeavesOutOnlyHidden(t *testing.T) {
 	left, kept := 0, 0
 	for _, typ := range slices.Sorted(maps.Keys(nodeTable())) {
@@ -51,8 +52,18 @@ func TestRequiredAtLeavesOutOnlyHidden(t *testing.T) {
 						if !req.gated {
 							t.Fatalf("%s: %s v%v at %s: %q is shown always, and left out", node, typ, e.v, r.resource, req.name)
 						}
-						if shown, _ := d.shown(req.conds); shown {
+						shown, failed := d.shown(req.conds)
+						if shown {
 							t.Fatalf("%s: %s v%v: %q (%s) is shown, and left out", node, typ, e.v, req.name, req.conds)
+						}
+						// The index reads the resource and the operation
+						// only: the condition that hides the parameter
+						// must be one of theirs, not one a node that
+						// stores more would pass.
+						cond := req.conds[:failed]
+						cond = cond[strings.LastIndex(cond, ";")+1:]
+						if key := cond[:strings.IndexAny(cond+"=", "=!")]; key != "resource" && key != "operation" {
+							t.Fatalf("%s: %s v%v: %q (%s) is left out, hidden by %q, which the index does not read", node, typ, e.v, req.name, req.conds, cond)
 						}
 					}
 					if !slices.IsSorted(at) {
