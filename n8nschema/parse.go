@@ -875,7 +875,7 @@ func (wp *wfParser) connections(conns Value) {
 				}
 				continue
 			}
-			if on.n > 0 && tr.nodes[on.first].kind() == String && arrayConnection(outputs) {
+			if arrayConnection(outputs) {
 				// "main": ["B", "main", 0]: one connection written as an
 				// array where the list of slots belongs; n8n reads each
 				// field as a slot.
@@ -921,7 +921,7 @@ func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []b
 		wp.edge(from, typ, out, slot, path)
 	case Array:
 		t, sn := slot.t, slot.node()
-		if sn.n > 0 && t.nodes[sn.first].kind() == String && arrayConnection(slot) {
+		if arrayConnection(slot) {
 			// ["B", "main", 0]: one connection written as an
 			// array, not a slot of them.
 			wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
@@ -1390,11 +1390,15 @@ func bareOutputs(v Value) bool {
 // arrayConnection reports a connection written as an array of its fields
 // (["B", "main", 0]): a node name first, and no object or array in it.
 func arrayConnection(v Value) bool {
-	if v.Kind() != Array || v.len() == 0 || v.at(0).Kind() != String {
+	if v.Kind() != Array {
 		return false
 	}
-	for i := range v.len() {
-		if k := v.at(i).Kind(); k == Object || k == Array {
+	t, n := v.t, v.node()
+	if n.n == 0 || t.nodes[n.first].kind() != String {
+		return false // the first test: most slots hold objects
+	}
+	for i := n.first; i < n.first+n.n; i++ {
+		if k := t.nodes[i].kind(); k == Object || k == Array {
 			return false
 		}
 	}

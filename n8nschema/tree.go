@@ -165,21 +165,13 @@ func (t *tree) str(n *jnode) string {
 	return s
 }
 
-// children are the nodes of a container in source order.
-// markLiterals flags the strings below node i (a node's parameters) that
-// n8n reads as a literal: an expression ("=...") with no {{ }} renders to
-// its text after the "=" (see docs/n8n-behaviour.md#expressions-and-resource-locators).
-// It reports whether a string below holds "{{" and does not begin with
-// "=" (Node.BareBraces): n8n sends it as it is, braces and all.
-// A container's descendants are one run of nodes: everything the builder
-// appended between its opening and its closing, which starts with the
-// children of the first container below it to close.
-func (t *tree) markLiterals(i uint32) (bare bool) {
-	n := &t.nodes[i]
-	if !n.container() || n.n == 0 {
-		return false
-	}
-	lo, hi := n.first, n.first+n.n
+// descendants is the run of t.nodes that holds every value below the
+// non-empty container n, nested ones included, and nothing else:
+// everything the builder appended between n's opening and its closing,
+// which starts with the children of the first container below it to
+// close (n's first non-empty container child, that one's, and so on).
+func (t *tree) descendants(n *jnode) (lo, hi uint32) {
+	lo, hi = n.first, n.first+n.n
 	for d := n; ; {
 		next := -1
 		for k, c := range t.children(d) {
@@ -189,11 +181,24 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 			}
 		}
 		if next < 0 {
-			break
+			return lo, hi
 		}
 		d = &t.nodes[next]
 		lo = d.first
 	}
+}
+
+// markLiterals flags the strings below node i (a node's parameters) that
+// n8n reads as a literal: an expression ("=...") with no {{ }} renders to
+// its text after the "=" (see docs/n8n-behaviour.md#expressions-and-resource-locators).
+// It reports whether a string below holds "{{" and does not begin with
+// "=" (Node.BareBraces): n8n sends it as it is, braces and all.
+func (t *tree) markLiterals(i uint32) (bare bool) {
+	n := &t.nodes[i]
+	if !n.container() || n.n == 0 {
+		return false
+	}
+	lo, hi := t.descendants(n)
 	for k := lo; k < hi; k++ {
 		c := &t.nodes[k]
 		if c.kind() != String {
@@ -232,6 +237,7 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 	return bare
 }
 
+// children are the nodes of a container in source order.
 func (t *tree) children(n *jnode) []jnode {
 	return t.nodes[n.first : n.first+n.n]
 }

@@ -624,7 +624,7 @@ func (v Value) Scalars(fn func(Value) bool) {
 // a byte no other JSON escape spells (not '"', '\\', '/' or a control
 // byte). It stops when fn returns false. It is Scalars with that filter,
 // without a call for each scalar: a container's descendants are one run
-// of the tree's nodes (tree.markLiterals), read in a loop, and the few
+// of the tree's nodes (tree.descendants), read in a loop, and the few
 // strings found are put in source order.
 func (v Value) ExprsWith(b byte, fn func(Value) bool) {
 	if v.t == nil {
@@ -639,21 +639,7 @@ func (v Value) ExprsWith(b byte, fn func(Value) bool) {
 	if n.n == 0 {
 		return
 	}
-	lo, hi := n.first, n.first+n.n
-	for d := n; ; {
-		next := -1
-		for k, c := range t.children(d) {
-			if c.container() && c.n > 0 {
-				next = int(d.first) + k
-				break
-			}
-		}
-		if next < 0 {
-			break
-		}
-		d = &t.nodes[next]
-		lo = d.first
-	}
+	lo, hi := t.descendants(n)
 	// The strings found, in source order (by offset); past the array's
 	// room, the walk.
 	var found [16]uint32
