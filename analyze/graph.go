@@ -118,7 +118,8 @@ type Graph struct {
 	browser      map[*n8nschema.Node]bool // AnswersBrowser by webhook
 	voiceTool    map[*n8nschema.Node]bool // answersVoiceTool by webhook
 	chatOnce     sync.Once
-	chats        []*n8nschema.Node
+	chatsOnce    []sync.Once // chatSender's, by node index
+	chats        []bool
 	// AnswersStarter's memo, by node index.
 	startersOnce sync.Once
 	starters     []bool

@@ -327,6 +327,11 @@ func ownMessage(g *Graph, n *n8nschema.Node) bool {
 	if n.Disabled {
 		return false
 	}
+	// ConsequenceIn never makes a message of what its node's own effect
+	// says is none, and most nodes a run passes send none.
+	if i, ok := g.index(n); ok && !g.effect(i).Message {
+		return false
+	}
 	e := ConsequenceIn(g, n)
 	return e.Message && e.Consequence == Nuisance && !recipientFromData(g, n)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -374,8 +375,8 @@ func RepliesToSender(g *Graph, t *n8nschema.Node) bool {
 	}
 	app := strings.TrimSuffix(t.Type, "Trigger")
 	reach := g.walk(true, []*n8nschema.Node{t})
-	for _, n := range g.chatSenders() {
-		if n == t || !reach[n] {
+	for i, n := range g.Nodes {
+		if n == t || !reach[n] || !g.chatSender(i) {
 			continue
 		}
 		if strings.TrimSuffix(n.Type, "Tool") == app {
@@ -427,8 +428,8 @@ func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, 
 	var carriers []string
 	var built map[string]map[string]string // codeCopies, read once when needed
 	inbound := -1                          // chatInbound, asked once when needed
-	for _, n := range g.chatSenders() {
-		if n == t || !reach[n] {
+	for i, n := range g.Nodes {
+		if n == t || !reach[n] || !g.chatSender(i) {
 			continue
 		}
 		if carriers == nil {
@@ -477,11 +478,13 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 		// Or a field a Code node built from the request
 		// ($node['Normalize'].json.sender after sender: b.from, b
 		// the body): a gateway's flat payload read once and renamed.
-		if *built == nil {
-			*built = codeCopies(g, reach, carriers, copied)
-		}
-		if builtSender(*built, x) {
-			return true
+		if builtFieldRE.MatchString(x) {
+			if *built == nil {
+				*built = codeCopies(g, reach, carriers, copied)
+			}
+			if builtSender(*built, x) {
+				return true
+			}
 		}
 		// A phone number or chat id the request carried, in a request
 		// that carries a chat message's text: the gateway's message
@@ -519,11 +522,13 @@ func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Nod
 		if m := itemFieldRE.FindStringSubmatch(strings.TrimSpace(strings.TrimPrefix(x, "="))); m != nil && copiedSender(copied, "."+m[1]+m[2]) != "" {
 			return true
 		}
-		if *built == nil {
-			*built = codeCopies(g, reach, carriers, copied)
-		}
-		if builtSender(*built, x) {
-			return true
+		if builtFieldRE.MatchString(x) {
+			if *built == nil {
+				*built = codeCopies(g, reach, carriers, copied)
+			}
+			if builtSender(*built, x) {
+				return true
+			}
 		}
 	}
 	// Or a body the call takes whole from the item ({{ JSON.stringify(
@@ -696,6 +701,40 @@ func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bo
 // request; a status callback sends MessageStatus and no Body). Each such
 // request is a person's message, as the Twilio Trigger's "New SMS" event is.
 func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+	// Most runs name no Body at all: then no read below finds the text,
+	// and the graph's body reads need not be found for it.
+	for n := range reach {
+		if !n.Disabled && mayNameBody(n.Params().Raw()) {
+			return smsRead(g, reach, t)
+		}
+	}
+	return false
+}
+
+// mayNameBody is false when no string of a node's parameters, as
+// readPaths writes it, can hold "Body": raw JSON without it, with no \u
+// escape that may spell it, and no B before a space or an escape, which
+// squeeze may join to "ody" in a body alias's path.
+func mayNameBody(raw string) bool {
+	if strings.Contains(raw, "Body") || strings.Contains(raw, `\u`) {
+		return true
+	}
+	for i := strings.IndexByte(raw, 'B'); i >= 0 && i+1 < len(raw); {
+		switch raw[i+1] {
+		case ' ', '\\', '\t', '\n', '\r', '\f', '\v':
+			return true
+		}
+		j := strings.IndexByte(raw[i+1:], 'B')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// smsRead is smsInbound's reading of the body fields the runs read.
+func smsRead(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	var text, from bool
 	read := func(x string) {
 		if !strings.Contains(x, "Body") && !strings.Contains(x, "From") && !strings.Contains(x, "WaId") {
@@ -801,18 +840,19 @@ func (g *Graph) pacesOnce() {
 	})
 }
 
-// chatSenders are the graph's enabled nodes that send a chat message (a
-// message that is no e-mail), found once: RelaysChat asks for each
-// webhook.
-func (g *Graph) chatSenders() []*n8nschema.Node {
+// chatSender reports whether g.Nodes[i] is enabled and sends a chat
+// message (a message that is no e-mail), decided once per node and only
+// for the nodes a trigger's runs reach: RelaysChat asks for each webhook.
+func (g *Graph) chatSender(i int) bool {
 	g.chatOnce.Do(func() {
-		for i, n := range g.Nodes {
-			if !n.Disabled && (mayMessage(n) && !emailer(n) && g.effect(i).Message || communitySender(n)) {
-				g.chats = append(g.chats, n)
-			}
-		}
+		g.chatsOnce = make([]sync.Once, len(g.Nodes))
+		g.chats = make([]bool, len(g.Nodes))
 	})
-	return g.chats
+	g.chatsOnce[i].Do(func() {
+		n := g.Nodes[i]
+		g.chats[i] = !n.Disabled && (mayMessage(n) && !emailer(n) && g.effect(i).Message || communitySender(n))
+	})
+	return g.chats[i]
 }
 
 // senderRE matches the part of a message event that names who sent it or
