@@ -15,13 +15,9 @@ func TestTypeFacts(t *testing.T) {
 	types := []string{"", "nopackage", "n8n-nodes-base.start", "n8n-nodes-base.httpRequest", "n8n-nodes-base.slackTool",
 		"n8n-nodes-base.noSuchNode", "@n8n/n8n-nodes-langchain.agent", "@n8n/n8n-nodes-langchain.noSuchNode",
 		"n8n-nodes-evolution-api.evolutionApi", "n8n-nodes-base.webhook"}
-	for _, name := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
-		for _, f := range corpustest.FilesOf(t, name) {
-			for _, w := range f.Workflows {
-				for _, n := range w.Nodes {
-					types = append(types, n.Type)
-				}
-			}
+	for _, w := range corpustest.Workflows(t) {
+		for _, n := range w.Nodes {
+			types = append(types, n.Type)
 		}
 	}
 	shipped, unshipped := 0, 0

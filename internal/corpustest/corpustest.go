@@ -55,6 +55,20 @@ func FilesOf(tb testing.TB, name string) []*n8nschema.File {
 	return c.files
 }
 
+// Workflows are the workflows of the three corpora (n8n-real, n8n-more,
+// n8n-fresh) in that order, as FilesOf parses them: for a test that
+// compares a shortcut with the slow path on every workflow there is.
+func Workflows(tb testing.TB) []*n8nschema.Workflow {
+	tb.Helper()
+	var out []*n8nschema.Workflow
+	for _, name := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		for _, f := range FilesOf(tb, name) {
+			out = append(out, f.Workflows...)
+		}
+	}
+	return out
+}
+
 // Fresh parses a corpus below ../shared/corpus again, for a caller that
 // changes the files (analyze.Set.Release): FilesOf's are shared.
 func Fresh(tb testing.TB, name string) []*n8nschema.File {
