@@ -1259,7 +1259,6 @@ func (a *amp) operations(cur []ctx) {
 			dep := dependency(n, *sp)
 			*op = Operation{Workflow: g.Workflow, Node: n, Type: n.Type, Dependency: dep,
 				Paid: sp.Paid && n8nschema.RunsModel(n), Spec: sp, ErrorPath: g.OnErrorPath(n), g: g}
-			op.Account, op.BlankKey = account(n, *sp, dep)
 			// Not one a config Set node holds as a blank (configTarget):
 			// readers of part IF took the findings such a call leaves out
 			// (a failed alert that continues to the write that closes the

@@ -197,7 +197,7 @@ func URLHost(n *n8nschema.Node) string {
 // DependencyIdentity is what two operations must share to strain one
 // dependency, "" when none can be named: the service for a model provider
 // (its limits hold per key and organisation: a key whose id is a
-// template's blank, BlankKey, is nobody's known key, so it shares none,
+// template's blank (Credential's blank) is nobody's known key, so it shares none,
 // unless the export names the n8n instance it comes from: then it is one
 // of that instance's keys, as a named one is, and RS505 keys it by that
 // instance, PerKey) and for a host of its own called with no credential;
@@ -211,20 +211,26 @@ func URLHost(n *n8nschema.Node) string {
 // with no credential known share nothing known; nothing for a placeholder.
 // It reads only what a released set keeps.
 func DependencyIdentity(op *Operation) string {
-	d := strings.ToLower(op.Dependency)
+	acct, blank := op.Credential()
+	return identityOf(op, strings.ToLower(op.Dependency), acct, blank)
+}
+
+// identityOf is DependencyIdentity of an operation whose dependency, in
+// lower case, is d, called with the credential acct (blank: Credential).
+func identityOf(op *Operation, d, acct string, blank bool) string {
 	switch {
 	case d == "" || n8nschema.PlaceholderHost(d):
 		return ""
 	case modelService(*op.Spec, d):
-		if op.BlankKey && InstanceOf(op.Workflow) == "" {
+		if blank && InstanceOf(op.Workflow) == "" {
 			return "" // a template's key, of no instance: whose is not known
 		}
 		return d
 	case !tenantService(op.Spec, d):
 		switch {
-		case op.Account != "":
-			return d + "\x00" + op.Account
-		case !op.BlankKey:
+		case acct != "":
+			return d + "\x00" + acct
+		case !blank:
 			return d // no credential: one server whoever calls
 		case InstanceOf(op.Workflow) == "":
 			return "" // a key yet to be filled in: which one is not known
@@ -232,10 +238,10 @@ func DependencyIdentity(op *Operation) string {
 		// Some key of this instance, which one not known: not the keyless
 		// calls' (d), nor a named key's.
 		return d + "\x00blank:" + InstanceOf(op.Workflow)
-	case op.Account == "":
+	case acct == "":
 		return "" // a tenant of a large service, which one is not known
 	}
-	return d + "\x00" + op.Account
+	return d + "\x00" + acct
 }
 
 // tenantService reports whether a dependency is a service that many
@@ -259,10 +265,41 @@ var apiServices = func() map[string]bool {
 
 // PerKey reports whether a dependency's limits hold per key or account: a
 // model provider (per key and organisation) or a call made with a
-// credential, blank or not (BlankKey). Credentials belong to one n8n
+// credential, blank or not (Credential). Credentials belong to one n8n
 // instance (their ids are the instance's), so calls from workflows of two
 // instances share no key: only a host of its own, called with no
 // credential, is one server whoever calls.
 func PerKey(op *Operation) bool {
-	return op.Spec != nil && (op.Account != "" || op.BlankKey || modelService(*op.Spec, strings.ToLower(op.Dependency)))
+	if op.Spec == nil {
+		return false
+	}
+	acct, blank := op.Credential()
+	return acct != "" || blank || modelService(*op.Spec, strings.ToLower(op.Dependency))
+}
+
+// sharing is DependencyIdentity (for an operation with a catalog entry:
+// "" for one made by hand without), Credential's account and PerKey, the
+// node's credentials read once.
+func sharing(op *Operation) (identity, acct string, perKey bool) {
+	if op.Spec == nil {
+		return "", "", false
+	}
+	acct, blank := op.Credential()
+	d := strings.ToLower(op.Dependency)
+	return identityOf(op, d, acct, blank), acct, acct != "" || blank || modelService(*op.Spec, d)
+}
+
+// Credential is the tenant the call reaches on a shared service: its
+// credential ("notionApi:12"), "" when it has none or the service is a
+// model provider, whose limits hold for the service; blank is true when
+// the node calls with credentials whose ids are all a template's blanks
+// (account): which key is not known. It is read where it is asked, not by
+// Build: only DependencyIdentity and PerKey ask, of the operations of a
+// workflow with one that SharesDependency (905 of n8n-real's 10,636),
+// and reading a node's credentials is ~2,000 instructions.
+func (op *Operation) Credential() (acct string, blank bool) {
+	if op.Spec == nil {
+		return "", false
+	}
+	return account(op.Node, *op.Spec, op.Dependency)
 }

@@ -9,10 +9,6 @@ type Operation struct {
 	Node       *n8nschema.Node
 	Type       string // node type
 	Dependency string // what is called: a host, a provider ("openai"), a service
-	// Account is the tenant the call reaches on a shared service: its
-	// credential ("notionApi:12"), "" when it has none or the service is a
-	// model provider, whose limits hold for the service (dependency.go).
-	Account string
 	// Attempts is the worst-case wire attempts per logical operation; it
 	// means nothing when Unbounded is true.
 	Attempts int
@@ -58,9 +54,6 @@ type Operation struct {
 	// call, past its release).
 	Paid  bool
 	Write bool
-	// BlankKey is true when the node calls with credentials whose ids are
-	// all a template's blanks (account): which key is not known.
-	BlankKey bool
 	// BlankTarget is true when the resource the node acts on is named by
 	// a template's blank ("YOUR_SHEET_ID": n8nschema.BlankTarget): every
 	// call fails as exported, as one to a placeholder host does.

@@ -246,7 +246,8 @@ func TestSummaryIdentityWhereRead(t *testing.T) {
 				got := &sums[0].Operations[j]
 				want := OperationSummary{}
 				if c.filled {
-					want = OperationSummary{Identity: DependencyIdentity(op), Account: op.Account, PerKey: PerKey(op)}
+					acct, _ := op.Credential()
+					want = OperationSummary{Identity: DependencyIdentity(op), Account: acct, PerKey: PerKey(op)}
 					if want.Identity == "" {
 						t.Fatalf("node %s: no identity to compare", op.Node.Name)
 					}

@@ -222,7 +222,8 @@ func (t *Texts) Summarize(set *Set) []WorkflowSummary {
 			if s.Operations[j].SharesDependency() {
 				for k, op := range ops {
 					o := &s.Operations[k]
-					o.Identity, o.Account, o.PerKey = t.copy(identity(op)), t.copy(op.Account), PerKey(op)
+					id, acct, perKey := sharing(op)
+					o.Identity, o.Account, o.PerKey = t.copy(id), t.copy(acct), perKey
 				}
 				break
 			}
@@ -276,15 +277,6 @@ func (op *OperationSummary) SharesDependency() bool {
 // while its dependency fails: Unbounded, but for a call that ends its run
 // in each loop that would repeat it (OnceWhileDown).
 func (op *OperationSummary) UnboundedWhileDown() bool { return op.Unbounded && !op.OnceWhileDown }
-
-// identity is DependencyIdentity for an operation with a catalog entry
-// (one Build made); "" for one made by hand without.
-func identity(op *Operation) string {
-	if op.Spec == nil {
-		return ""
-	}
-	return DependencyIdentity(op)
-}
 
 // Keep returns a copy of the findings that shares no memory with the
 // sources' bytes (a rule may quote a name or a parameter as it reads
