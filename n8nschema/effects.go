@@ -717,7 +717,7 @@ var jsonFieldParams = [...]string{"jsonHeaders", "jsonQuery", "jsonBody", "heade
 // and body parameters: name/value pairs (headerParameters.parameters[],
 // v1/v2 headerParametersUi.parameter[]) and JSON text parameters.
 func IdempotencyKeyOf(n *Node) (IdempotencyKey, bool) {
-	if !mayHoldKey(n.Params().Raw()) {
+	if !mayHoldKey(n.Params()) {
 		return IdempotencyKey{}, false
 	}
 	return findKey(n)
@@ -788,11 +788,48 @@ func providerHost(n *Node, k IdempotencyKey) bool {
 // so that index reads every fourth offset, not every third.
 var keyStems = newStems("idempoten", "request-id", "clientt", "client-t", "deduplic")
 
-// mayHoldKey is false when no name or JSON text among parameters whose
-// JSON text is raw can hold a key name: LookupKeyName and keyInJSONText
-// match only names that hold one in normKey form. It spares the walk over
-// every parameter of most writes.
-func mayHoldKey(raw string) bool { return keyStems.mayHold(raw) }
+// mayHoldKey is false when no value findKey reads in params can hold a
+// key name: LookupKeyName and keyInJSONText match only names that hold
+// one in normKey form. It spares the walk over every parameter of most
+// writes. findKey reads a scalar whose path ends in ".name" or is "name"
+// (a member whose key is "name" or ends in ".name", which escapeKey
+// writes as "\.name") and a string member named for a JSON text
+// parameter (jsonFieldParams, read at the top): only those members' JSON
+// text is searched (keyReadAt), read off the tree's run of nodes below
+// params (tree.descendants) without building a path. Parameters that are
+// no plain object are searched whole.
+func mayHoldKey(params Value) bool {
+	t := params.t
+	if t == nil || params.odd || params.Kind() != Object {
+		return keyStems.mayHold(params.Raw())
+	}
+	n := params.node()
+	if n.n == 0 {
+		return false
+	}
+	lo, hi := t.descendants(n)
+	for j := lo; j < hi; j++ {
+		c := &t.nodes[j]
+		if c.flags&member == 0 || c.container() || !keyReadAt(t.keyOf(c)) {
+			continue
+		}
+		if keyStems.mayHold(t.text[c.off:c.first]) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyReadAt reports a member's key under which findKey may read a key
+// name: "name" or one ending in ".name", or a JSON text parameter's, at
+// any depth.
+func keyReadAt(key string) bool {
+	switch key {
+	case "name", "jsonHeaders", "jsonQuery", "jsonBody", "headerParametersJson", "queryParametersJson", "bodyParametersJson", "body":
+		return true
+	}
+	return strings.HasSuffix(key, ".name")
+}
 
 // stems are lower-case ASCII words (letters and '-') that a prefilter
 // looks for in JSON text.

@@ -86,34 +86,95 @@ func TestHeartbeatPrefilter(t *testing.T) {
 	}
 }
 
-// TestIdempotencyKeyPrefilterCorpus: on every node of the corpus the
-// prefilters pass over only nodes and strings where the full search finds
-// nothing.
+// TestIdempotencyKeyPrefilterCorpus: on every node of the three corpora
+// the prefilters pass over only nodes and strings where the full search
+// finds nothing, and mayHoldKey passes a node only where a search of the
+// whole parameters' text would (it reads a part of that text).
 func TestIdempotencyKeyPrefilterCorpus(t *testing.T) {
-	nodes, skipped := 0, 0
-	eachCorpusFile(t, "n8n-real", func(p string, src []byte) {
-		for _, w := range Parse(NewSource(p, src)).Workflows {
-			for _, n := range w.Nodes {
-				nodes++
-				raw := n.Params().Raw()
-				n.Params().Scalars(func(v Value) bool {
-					if s := v.Str(); heartbeatWords.MatchString(s) && !mayHeartbeat(s) {
-						t.Errorf("%s: node %q: the prefilter passes over heartbeat wording in %q", p, n.Name, s)
+	for _, corpus := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		nodes, skipped, found := 0, 0, 0
+		eachCorpusFile(t, corpus, func(p string, src []byte) {
+			for _, w := range Parse(NewSource(p, src)).Workflows {
+				for _, n := range w.Nodes {
+					nodes++
+					n.Params().Scalars(func(v Value) bool {
+						if s := v.Str(); heartbeatWords.MatchString(s) && !mayHeartbeat(s) {
+							t.Errorf("%s: node %q: the prefilter passes over heartbeat wording in %q", p, n.Name, s)
+						}
+						return true
+					})
+					k, ok := findKey(n)
+					if k.Name.Name != "" {
+						found++
 					}
-					return true
-				})
-				if mayHoldKey(raw) {
-					continue
-				}
-				skipped++
-				if k, ok := findKey(n); ok || k.Name.Name != "" {
-					t.Errorf("%s: node %q: the prefilter passes over key %q", p, n.Name, k.Name.Name)
+					if mayHoldKey(n.Params()) {
+						if !keyStems.mayHold(n.Params().Raw()) {
+							t.Errorf("%s: node %q: mayHoldKey passes a node whose text holds no stem", p, n.Name)
+						}
+						continue
+					}
+					skipped++
+					if ok || k.Name.Name != "" {
+						t.Errorf("%s: node %q: the prefilter passes over key %q", p, n.Name, k.Name.Name)
+					}
 				}
 			}
+		})
+		if skipped == 0 || skipped == nodes {
+			t.Errorf("%s: the prefilter passed over %d of %d nodes", corpus, skipped, nodes)
 		}
-	})
-	if skipped == 0 || skipped == nodes {
-		t.Errorf("the prefilter passed over %d of %d nodes", skipped, nodes)
+		t.Logf("%s: %d nodes, %d passed over, %d with a key", corpus, nodes, skipped, found)
+	}
+}
+
+// TestMayHoldKeyReadsWhatFindKeyReads: mayHoldKey searches only the
+// members findKey reads (a "name" at any depth, a key ending in ".name",
+// a JSON text parameter), and every one of those, however its key is
+// spelled; a key name anywhere else is passed over, as findKey passes
+// over it.
+func TestMayHoldKeyReadsWhatFindKeyReads(t *testing.T) {
+	for _, name := range jsonFieldParams {
+		if !keyReadAt(name) {
+			t.Errorf("keyReadAt(%q) = false: findKey reads that JSON text parameter", name)
+		}
+	}
+	tests := []struct {
+		name, params string
+		want         bool
+	}{
+		{"a name in a list", `{"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Idempotency-Key","value":"={{ $json.id }}"}]}}`, true},
+		{"a name at the top", `{"name":"Idempotency-Key","value":"k"}`, true},
+		{"a name deep in an array", `{"a":[[{"b":[{"name":"PayPal-Request-Id","value":"k"}]}]]}`, true},
+		{"a key ending in .name", `{"options":{"header.name":"Idempotency-Key","header.value":"k"}}`, true},
+		{"an escaped name key", `{"headerParameters":{"parameters":[{"na\u006de":"Idempotency-Key","value":"k"}]}}`, true},
+		{"an escaped letter in the name", `{"headerParameters":{"parameters":[{"name":"\u0049dempotency-Key","value":"k"}]}}`, true},
+		{"a JSON body", `{"sendBody":true,"specifyBody":"json","jsonBody":"={\"idempotency_key\": \"{{ $json.id }}\"}"}`, true},
+		{"a v1 JSON header text", `{"jsonParameters":true,"headerParametersJson":"{\"Idempotency-Key\": \"k\"}"}`, true},
+		{"a body text", `{"body":"{\"client_token\": \"k\"}"}`, true},
+		{"after a long value", `{"text":"` + strings.Repeat("idempotency ", 200) + `","headerParameters":{"parameters":[{"name":"Idempotency-Key","value":"k"}]}}`, true},
+		// A key name findKey does not read: as a value, in another
+		// member's key, in a text that is no JSON parameter, in a name
+		// that is no member's (an array's element).
+		{"as a value", `{"headerParameters":{"parameters":[{"name":"Authorization","value":"Idempotency-Key"}]}}`, false},
+		{"as a member's key", `{"options":{"Idempotency-Key":"k"}}`, false},
+		{"in a prompt", `{"text":"send an Idempotency-Key header","displayName":"idempotency"}`, false},
+		{"in a names list", `{"names":["Idempotency-Key"],"name":["Idempotency-Key"]}`, false},
+		{"a key ending in name", `{"fieldname":"Idempotency-Key","nickname":"Idempotency-Key"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := node(t, `{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":`+tt.params+`}`)
+			if got := mayHoldKey(n.Params()); got != tt.want {
+				t.Errorf("mayHoldKey = %v, want %v", got, tt.want)
+			}
+			if !keyStems.mayHold(n.Params().Raw()) {
+				t.Fatalf("the fixture's text holds no stem (fix the test)")
+			}
+			// Each member mayHoldKey must read names a key findKey finds.
+			if k, _ := findKey(n); (k.Name.Name != "") != tt.want {
+				t.Errorf("findKey finds %q (fix the test)", k.Name.Name)
+			}
+		})
 	}
 }
 

@@ -166,32 +166,51 @@ func BlankLocator(n *Node) (string, bool) {
 // fn returns false. s is the value as written: an expression's too, which
 // a caller that resolves it reads (a field a config Set node writes).
 func EachTarget(n *Node, fn func(param, s string, nameMode bool) bool) {
-	n.Params().Each(func(k string, v Value) bool {
-		var s string
+	params := n.Params()
+	if params.Kind() != Object {
+		return
+	}
+	// The members are read off the tree, as Each gives them, without a
+	// Value for each: most are no target (a number, a flag, an object
+	// with no "__rl"), and a member's key is read only once its kind may
+	// make it one.
+	t, pn := params.t, params.node()
+	for k := pn.first; k < pn.first+pn.n; k++ {
+		c := &t.nodes[k]
+		var key, s string
 		nameMode := false
-		switch v.Kind() {
+		switch c.kind() {
 		case Object:
-			// field, not Get: most objects are no locator, and Get would
-			// join a path for the "__rl" they lack.
-			if rl, _ := v.field("__rl"); !rl.True() {
-				return true
+			if rl, ok := t.member(c, "__rl"); !ok || !(Value{t: t, i: rl}).True() {
+				continue
 			}
-			val, _ := v.field("value")
-			mode, _ := v.field("mode")
-			s, nameMode = val.Str(), mode.Str() == "name"
+			key = t.keyOf(c)
+			s, nameMode = t.memberStr(c, "value"), t.memberStr(c, "mode") == "name"
 		case String:
-			if !strings.HasSuffix(k, "Id") && !strings.HasSuffix(k, "ID") && k != "from" {
-				return true
+			key = t.keyOf(c)
+			if !strings.HasSuffix(key, "Id") && !strings.HasSuffix(key, "ID") && key != "from" {
+				continue
 			}
-			s = v.Str()
+			s = Value{t: t, i: k}.Str()
 		default:
-			return true
+			continue
 		}
-		if unsentTarget(n, k) {
-			return true
+		if unsentTarget(n, key) {
+			continue
 		}
-		return fn(k, s, nameMode)
-	})
+		if !fn(key, s, nameMode) {
+			return
+		}
+	}
+}
+
+// memberStr is Str of object c's member of that key ("" when c has none).
+func (t *tree) memberStr(c *jnode, key string) string {
+	i, ok := t.member(c, key)
+	if !ok {
+		return ""
+	}
+	return Value{t: t, i: i}.Str()
 }
 
 // unsentTarget reports a target parameter that node n's operation, under
