@@ -1010,7 +1010,24 @@ func (g *Graph) FailsBefore(n *n8nschema.Node) (*n8nschema.Node, bool) {
 // root that fails before it calls them, failsFirst), less the nodes that
 // fail on every item (FailsWhy), which run but leave nothing. The one
 // home of that reach: a rule that asks what a run does reads it here.
+// The reach of one start is read once per graph (RS306, RS307 and RS402
+// ask it of the same triggers) and shared: callers do not change it.
 func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+	if len(starts) == 1 {
+		if i, ok := g.index(starts[0]); ok {
+			g.runReachOnce.Do(func() {
+				g.runReachEach = make([]sync.Once, len(g.Nodes))
+				g.runReaches = make([]map[*n8nschema.Node]bool, len(g.Nodes))
+			})
+			g.runReachEach[i].Do(func() { g.runReaches[i] = runReach(g, starts) })
+			return g.runReaches[i]
+		}
+	}
+	return runReach(g, starts)
+}
+
+// runReach is RunReach, read afresh.
+func runReach(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	known := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
 		if g.Has(t) {

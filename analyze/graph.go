@@ -123,6 +123,14 @@ type Graph struct {
 	// AnswersStarter's memo, by node index.
 	startersOnce sync.Once
 	starters     []bool
+	// RunReach's memo of one start, by its index in Nodes.
+	runReachOnce sync.Once
+	runReachEach []sync.Once
+	runReaches   []map[*n8nschema.Node]bool
+	// senderReplies' whole list by webhook, kept by whichever of
+	// RelaysChat and AnswersStarter reads it first (knownReplies).
+	repliesMu sync.Mutex
+	replies   map[*n8nschema.Node][]*n8nschema.Node
 	// RelayOf's and personForm's memos, by webhook.
 	relayOnce sync.Once
 	relayBy   map[*n8nschema.Node]Relay

@@ -415,15 +415,42 @@ func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) boo
 	if repliesThroughCallback(g, t, reach, copied) {
 		return true
 	}
-	return len(senderReplies(g, reach, t, copied, true)) > 0
+	if r, ok := g.knownReplies(t); ok {
+		return len(r) > 0
+	}
+	r, whole := senderReplies(g, reach, t, copied, true)
+	if whole {
+		g.keepReplies(t, r)
+	}
+	return len(r) > 0
+}
+
+// knownReplies returns senderReplies(g, g.walk(false, t), t, bodyCopies,
+// false) of webhook t when RelaysChat or AnswersStarter has read it whole.
+func (g *Graph) knownReplies(t *n8nschema.Node) ([]*n8nschema.Node, bool) {
+	g.repliesMu.Lock()
+	defer g.repliesMu.Unlock()
+	r, ok := g.replies[t]
+	return r, ok
+}
+
+// keepReplies keeps r as knownReplies' answer for t.
+func (g *Graph) keepReplies(t *n8nschema.Node, r []*n8nschema.Node) {
+	g.repliesMu.Lock()
+	defer g.repliesMu.Unlock()
+	if g.replies == nil {
+		g.replies = map[*n8nschema.Node][]*n8nschema.Node{}
+	}
+	g.replies[t] = r
 }
 
 // senderReplies returns the chat senders among reach whose recipient is
 // the sender named in the body of webhook t's request (the tests
 // RelaysChat makes of each), and the nodes that reply to the request's own
 // message or conversation by its id (idReplies), the first only when
-// first is set. copied is bodyCopies of t.
-func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, copied map[string]string, first bool) []*n8nschema.Node {
+// first is set; whole reports a list read to its end, the one first
+// unset gives. copied is bodyCopies of t.
+func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, copied map[string]string, first bool) (replies []*n8nschema.Node, whole bool) {
 	var out []*n8nschema.Node
 	var carriers []string
 	var built map[string]map[string]string // codeCopies, read once when needed
@@ -443,12 +470,12 @@ func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, 
 		}
 	}
 	if len(out) > 0 && first {
-		return out
+		return out, false
 	}
 	if carriers == nil {
 		carriers = bodyCarriers(g, t)
 	}
-	return append(out, idReplies(g, reach, t, carriers)...)
+	return append(out, idReplies(g, reach, t, carriers)...), true
 }
 
 // answersSender reports whether chat sender n's recipient is the sender
@@ -585,7 +612,12 @@ func (g *Graph) AnswersStarter(n *n8nschema.Node) bool {
 			reach := g.walk(false, []*n8nschema.Node{t})
 			mine := map[*n8nschema.Node]bool{}
 			if t.Type == n8nschema.TypeWebhook {
-				for _, m := range senderReplies(g, reach, t, bodyCopies(g, reach, t), false) {
+				r, ok := g.knownReplies(t)
+				if !ok {
+					r, _ = senderReplies(g, reach, t, bodyCopies(g, reach, t), false)
+					g.keepReplies(t, r)
+				}
+				for _, m := range r {
 					mine[m] = true
 				}
 			}

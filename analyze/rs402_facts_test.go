@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/corpustest"
@@ -96,6 +98,72 @@ func TestBuiltSenderNeedsARead(t *testing.T) {
 		}
 		if want && !builtFieldRE.MatchString(x) {
 			t.Errorf("%q: a built sender the gate would skip", x)
+		}
+	}
+}
+
+// TestSenderRepliesShared checks the senderReplies list RelaysChat and
+// AnswersStarter share (knownReplies) on every webhook of the three
+// corpora: what RelaysChat keeps is the whole list, and each answer is
+// the same whichever of the two reads the list first.
+func TestSenderRepliesShared(t *testing.T) {
+	hooks, kept := 0, 0
+	for _, w := range corpustest.Workflows(t) {
+		g := BuildGraph(w)
+		for _, tr := range g.Triggers() {
+			if tr.Type != n8nschema.TypeWebhook {
+				continue
+			}
+			hooks++
+			reach := g.walk(false, []*n8nschema.Node{tr})
+			full, _ := senderReplies(g, reach, tr, bodyCopies(g, reach, tr), false)
+			fresh := BuildGraph(w)
+			relays := relaysChat(fresh, reach, tr)
+			if r, ok := fresh.knownReplies(tr); ok {
+				kept++
+				if !slices.Equal(r, full) {
+					t.Errorf("%q webhook %q: RelaysChat kept %d replies, the whole list has %d", w.Name, tr.Name, len(r), len(full))
+				}
+			}
+			if got := relaysChat(g, reach, tr); got != relays {
+				t.Errorf("%q webhook %q: RelaysChat %v after the whole list, %v alone", w.Name, tr.Name, got, relays)
+			}
+		}
+		// Both orders: AnswersStarter first, then RelaysChat; and back.
+		a, b := BuildGraph(w), BuildGraph(w)
+		for _, n := range a.Nodes {
+			a.AnswersStarter(n)
+		}
+		for _, tr := range b.Triggers() {
+			b.relaysChat(tr)
+		}
+		for i, n := range a.Nodes {
+			if a.AnswersStarter(n) != b.AnswersStarter(b.Nodes[i]) {
+				t.Errorf("%q node %q: AnswersStarter differs with the order of the askers", w.Name, n.Name)
+			}
+		}
+		for i, tr := range a.Triggers() {
+			if a.relaysChat(tr) != b.relaysChat(b.Triggers()[i]) {
+				t.Errorf("%q webhook %q: RelaysChat differs with the order of the askers", w.Name, tr.Name)
+			}
+		}
+	}
+	t.Logf("%d webhooks, %d whole lists kept by RelaysChat", hooks, kept)
+}
+
+// TestRunReachShared checks RunReach's memo of one start against the
+// reach read afresh, for every trigger of the three corpora.
+func TestRunReachShared(t *testing.T) {
+	for _, w := range corpustest.Workflows(t) {
+		g := BuildGraph(w)
+		for _, tr := range g.Triggers() {
+			got, want := RunReach(g, tr), runReach(g, []*n8nschema.Node{tr})
+			if !maps.Equal(got, want) {
+				t.Errorf("%q trigger %q: RunReach %d nodes, afresh %d", w.Name, tr.Name, len(got), len(want))
+			}
+			if again := RunReach(g, tr); !maps.Equal(again, want) {
+				t.Errorf("%q trigger %q: RunReach asked again differs", w.Name, tr.Name)
+			}
 		}
 	}
 }
