@@ -39,9 +39,6 @@ func Parse(src *Source) *File {
 	}
 	r := buildTree(src, view(body), base)
 	src.valid = r.ok
-	if r.lines != nil {
-		src.setLineStarts(r.lines)
-	}
 	if r.deepAt >= 0 {
 		p.deep(r.deepAt + base)
 		return f
