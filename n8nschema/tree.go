@@ -219,6 +219,16 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 			if !bare {
 				bare = strings.Contains(raw, "{{")
 			}
+		case c.flags&strU == 0:
+			// Decided without unescaping: with no \u, every escape
+			// spells one character that is neither "=" nor a brace, so
+			// the text begins with "=" only when raw does, and holds
+			// "{{" only where raw does.
+			if !strings.Contains(raw, "{{") {
+				lit = raw[0] == '='
+			} else if raw[0] == '\\' {
+				bare = true
+			}
 		case strings.Contains(raw, "{{"):
 			// It holds "{{" already (no escape has a brace after its
 			// backslash, so the braces stay): no literal; bare unless it
