@@ -35,8 +35,8 @@ func MainAttempts(n *n8nschema.Node) int {
 	if !n.RetryOnFail || n8nschema.RetryNeverRepeats(n) {
 		return 1
 	}
-	v, ok := n.MaxTries.Num()
-	if !ok || math.IsNaN(v) || v == 0 && n.MaxTries.Kind() != n8nschema.String {
+	v, ok := n.MaxTries().Num()
+	if !ok || math.IsNaN(v) || v == 0 && n.MaxTries().Kind() != n8nschema.String {
 		v = 3 // maxTries || 3: a string "0" is truthy, so it stays and counts as 0
 	}
 	return int(math.Ceil(min(MaxTries, max(MinTries, v))))
@@ -50,7 +50,7 @@ func ToolAttempts(n *n8nschema.Node) int {
 	if !n.RetryOnFail {
 		return 1
 	}
-	v, ok := n.MaxTries.Num()
+	v, ok := n.MaxTries().Num()
 	if !ok || math.IsNaN(v) {
 		v = 3 // maxTries ?? 3
 	}
@@ -65,8 +65,8 @@ func RetryWaitMS(n *n8nschema.Node) int {
 	if !n.RetryOnFail || n8nschema.RetryNeverRepeats(n) {
 		return 0
 	}
-	v, ok := n.WaitBetweenTries.Num()
-	if !ok || math.IsNaN(v) || v == 0 && n.WaitBetweenTries.Kind() != n8nschema.String {
+	v, ok := n.WaitBetweenTries().Num()
+	if !ok || math.IsNaN(v) || v == 0 && n.WaitBetweenTries().Kind() != n8nschema.String {
 		v = 1000 // waitBetweenTries || 1000: a string "0" is truthy
 	}
 	return int(min(MaxWaitMS, max(0, v)))
@@ -566,7 +566,7 @@ func NodeRetryWaitMS(g *Graph, n *n8nschema.Node) int {
 		if !n.RetryOnFail {
 			return 0
 		}
-		v, ok := n.WaitBetweenTries.Num()
+		v, ok := n.WaitBetweenTries().Num()
 		if !ok || math.IsNaN(v) {
 			v = 1000 // waitBetweenTries ?? 1000
 		}

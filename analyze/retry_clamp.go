@@ -60,8 +60,8 @@ func ClampedRetry(g *Graph, n *n8nschema.Node) (c RetryClamp, ok bool) {
 		return c, false
 	}
 	c.Tries, c.WaitMS = tries, NodeRetryWaitMS(g, n)
-	c.AskedTries, c.HasTries = jsNumber(n.MaxTries)
-	c.AskedWaitMS, c.HasWait = jsNumber(n.WaitBetweenTries)
+	c.AskedTries, c.HasTries = jsNumber(n.MaxTries())
+	c.AskedWaitMS, c.HasWait = jsNumber(n.WaitBetweenTries())
 	c.TriesClamped = c.HasTries && (c.AskedTries > MaxTries || c.AskedTries < MinTries) && float64(c.Tries) != c.AskedTries
 	c.WaitClamped = c.HasWait && c.AskedWaitMS > MaxWaitMS && c.WaitMS == MaxWaitMS
 	return c, c.TriesClamped || c.WaitClamped

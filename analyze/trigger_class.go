@@ -126,7 +126,7 @@ func (g *Graph) factsKey(t *n8nschema.Node) (string, bool) {
 	for _, s := range []string{t.Type, strconv.FormatFloat(t.TypeVersion, 'g', -1, 64), strconv.FormatBool(t.TypeVersionSet),
 		strconv.FormatBool(t.Disabled), strconv.FormatBool(t.RetryOnFail), strconv.FormatBool(t.ContinueOnFail),
 		strconv.FormatBool(t.ExecuteOnce), strconv.FormatBool(t.AlwaysOutputData), t.OnError, t.Notes,
-		t.MaxTries.Raw(), t.WaitBetweenTries.Raw(), strings.Join(t.Credentials, ",")} {
+		t.MaxTries().Raw(), t.WaitBetweenTries().Raw(), strings.Join(t.Credentials, ",")} {
 		b.WriteString(strconv.Quote(s))
 		b.WriteByte(',')
 	}

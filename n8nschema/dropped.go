@@ -27,7 +27,7 @@ type DroppedParam struct {
 // table does not list, a type it does not describe (a community node), a
 // <type>Tool variant (n8n adds properties to those).
 func DroppedParams(n *Node) []DroppedParam {
-	if !n.TypeVersionSet || n.TypeVersion <= 0 || n.params.Kind() != Object {
+	if !n.TypeVersionSet || n.TypeVersion <= 0 || n.Params().Kind() != Object {
 		return nil
 	}
 	e, ok := declaringEntry(n.Type, n.TypeVersion)
@@ -36,7 +36,7 @@ func DroppedParams(n *Node) []DroppedParam {
 	}
 	set := declaredSet(e)
 	var out []DroppedParam
-	n.params.Each(func(k string, v Value) bool {
+	n.Params().Each(func(k string, v Value) bool {
 		if !set[k] && !blankParam(v) {
 			out = append(out, DroppedParam{Name: k, Value: v})
 		}

@@ -116,7 +116,7 @@ func checkFile(t testing.TB, f *File) {
 		for _, n := range w.Nodes {
 			c.pos("node "+itoa(n.Index), n.Pos)
 			c.value("node value "+itoa(n.Index), n.Value)
-			c.value("maxTries", n.MaxTries)
+			c.value("maxTries", n.MaxTries())
 			n.Params().Walk(func(rel string, v Value) {
 				c.value("parameter "+rel, v)
 			})

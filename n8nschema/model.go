@@ -101,7 +101,13 @@ type Node struct {
 	ContinueOnFail   bool
 	ExecuteOnce      bool
 	AlwaysOutputData bool
-	OnError          string
+	// BareBraces is true when a string of the node's parameters holds
+	// "{{" and does not begin with "=": n8n evaluates only a string that
+	// begins with "=" (n8n-workflow dist/cjs/expressions/expression-helpers.js
+	// isExpression), so it sends that one as it is (RS012). Set when the
+	// parameters are parsed.
+	BareBraces bool
+	OnError    string
 
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
@@ -109,21 +115,12 @@ type Node struct {
 	ID        string
 	WebhookID string
 	Notes     string
-	// MaxTries and WaitBetweenTries are kept raw: their absence, 0 and
-	// out-of-range values mean different things to different executors.
-	MaxTries         Value
-	WaitBetweenTries Value
-	// BareBraces is true when a string of the node's parameters holds
-	// "{{" and does not begin with "=": n8n evaluates only a string that
-	// begins with "=" (n8n-workflow dist/cjs/expressions/expression-helpers.js
-	// isExpression), so it sends that one as it is (RS012). Set when the
-	// parameters are parsed.
-	BareBraces bool
 	// Credentials lists the credential types the node uses.
 	Credentials []string
 	// Value is the whole node object.
-	Value  Value
-	params Value
+	Value Value
+	// paramsPath is the path of the node's "parameters" (Params).
+	paramsPath string
 	// hot holds which member of the parameters each hot parameter is
 	// (hotParam; from 1, 0 when absent), and creds the node's
 	// "credentials" member (0 when absent), found once at parse when
@@ -131,7 +128,13 @@ type Node struct {
 	hot     [nHot]uint8
 	indexed bool
 	creds   uint32
-	wf      *Workflow // the workflow the node is in (nil when made by hand)
+	// params, maxTries and waitTries are the tree nodes of the members
+	// "parameters", "maxTries" and "waitBetweenTries" (0 when absent):
+	// the node keeps their places, 4 bytes each, instead of a Value of
+	// 48 (a block of nodes is a tenth of the bytes a parse allocates),
+	// and Params, MaxTries and WaitBetweenTries make the Values.
+	params, maxTries, waitTries uint32
+	wf                          *Workflow // the workflow the node is in (nil when made by hand)
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]
@@ -149,7 +152,7 @@ func (n *Node) Param(path string) (Value, bool) {
 			return n.hotParam(hotOptions, path, path[len("options."):])
 		}
 	}
-	v := n.params.Get(path)
+	v := n.Params().Get(path)
 	return v, v.Exists()
 }
 
@@ -225,21 +228,22 @@ var hotFirst = func() (t [256]bool) {
 }()
 
 // hotParam is Param of path, hot parameter h followed by rest when rest
-// is not "": what n.params.Get(path) gives (the parameters keep their
+// is not "": what n.Params().Get(path) gives (the parameters keep their
 // path as is, and a hot key needs no escape).
 func (n *Node) hotParam(h int, path, rest string) (Value, bool) {
-	p := &n.params
 	if n.hot[h] == 0 {
-		return missing(p.path, path), false
+		return missing(n.paramsPath, path), false
 	}
-	i, spelled := p.node().first+uint32(n.hot[h]-1), true
+	// n.hot is set only for parameters that are an object.
+	t := n.Value.t
+	i, spelled := t.nodes[n.params].first+uint32(n.hot[h]-1), true
 	if rest != "" {
 		var ok bool
-		if i, spelled, ok = p.t.lookup(i, rest); !ok {
-			return missing(p.path, path), false
+		if i, spelled, ok = t.lookup(i, rest); !ok {
+			return missing(n.paramsPath, path), false
 		}
 	}
-	return Value{t: p.t, i: i, form: pathJoined, odd: p.odd || !spelled, path: p.path, elem: path}, true
+	return Value{t: t, i: i, form: pathJoined, odd: n.Value.odd || !spelled, path: n.paramsPath, elem: path}, true
 }
 
 // indexHot fills n.hot from its parameters (set first): for each hot
@@ -247,7 +251,7 @@ func (n *Node) hotParam(h int, path, rest string) (Value, bool) {
 // n.indexed false (Param then searches) for a sticky note and for
 // parameters of more members than n.hot can count.
 func (n *Node) indexHot() {
-	p := n.params
+	p := n.Params()
 	if p.form != pathAsIs || n.Value.form != pathAsIs || n.IsSticky() {
 		return
 	}
@@ -271,7 +275,26 @@ func (n *Node) indexHot() {
 
 // Params returns the whole "parameters" object.
 func (n *Node) Params() Value {
-	return n.params
+	if n.params == 0 {
+		return Value{path: n.paramsPath} // missing, as n.Value.Get("parameters")
+	}
+	return Value{t: n.Value.t, i: n.params, odd: n.Value.odd, path: n.paramsPath}
+}
+
+// MaxTries and WaitBetweenTries are the node's "maxTries" and
+// "waitBetweenTries", kept raw: their absence, 0 and out-of-range values
+// mean different things to different executors. Missing: the zero Value.
+func (n *Node) MaxTries() Value { return n.member(n.maxTries, "maxTries") }
+
+// WaitBetweenTries: see MaxTries.
+func (n *Node) WaitBetweenTries() Value { return n.member(n.waitTries, "waitBetweenTries") }
+
+// member is the node's member at tree node c (0: the zero Value).
+func (n *Node) member(c uint32, key string) Value {
+	if c == 0 {
+		return Value{}
+	}
+	return n.Value.memberAt(c, key)
 }
 
 // Field returns a top-level key of the node object ("retryOnFail").

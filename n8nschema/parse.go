@@ -39,9 +39,6 @@ func Parse(src *Source) *File {
 	}
 	r := buildTree(src, view(body), base)
 	src.valid = r.ok
-	if r.lines != nil {
-		src.setLineStarts(r.lines)
-	}
 	if r.deepAt >= 0 {
 		p.deep(r.deepAt + base)
 		return f
@@ -499,9 +496,9 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "retryOnFail":
 				n.RetryOnFail = f.True()
 			case "maxTries":
-				n.MaxTries = e.memberAt(c, k)
+				n.maxTries = c
 			case "waitBetweenTries":
-				n.WaitBetweenTries = e.memberAt(c, k)
+				n.waitTries = c
 			case "onError":
 				n.OnError = f.Str()
 			case "continueOnFail":
@@ -513,7 +510,7 @@ func (wp *wfParser) nodes(nodes Value) {
 			case "webhookId":
 				n.WebhookID = f.Str()
 			case "parameters":
-				n.params = e.memberAt(c, k).withPath(paramsPath)
+				n.params = c
 				n.BareBraces = e.t.markLiterals(c)
 			case "credentials":
 				n.creds = c
@@ -526,9 +523,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				}
 			}
 		}
-		if !n.params.Exists() {
-			n.params = Value{path: paramsPath} // missing, as e.Get("parameters")
-		}
+		n.paramsPath = paramsPath
 		n.indexHot()
 		if n.TypeVersion == 0 {
 			// n8n runs a node with no typeVersion (or a null or 0 one) at

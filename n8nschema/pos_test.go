@@ -206,36 +206,56 @@ func TestPosAt(t *testing.T) {
 	}
 }
 
-// scannedLineStarts is the line index Source.index builds by scanning,
-// on a source of its own.
-func scannedLineStarts(src []byte) []uint32 {
-	s := NewSource("scan.json", src)
-	s.index()
-	return s.lineStarts
-}
-
-// TestWalkLineStarts: Parse hands the source the line index its walk
-// found (buildTree), the same index a scan builds, on every corpus file
-// and on files with a byte-order mark, CRLF, trailing data, invalid JSON.
-func TestWalkLineStarts(t *testing.T) {
+// TestPosAtForward: PosAt counts newlines forward from the last position
+// asked, and reads the line index only for one before it; on every corpus
+// file and on files with a byte-order mark, CRLF, trailing data, invalid
+// JSON, the positions of offsets asked forward (every line start, and
+// offsets between), then backward, then back and forth between the ends
+// agree with a newline index of the checker's own (posChecker).
+func TestPosAtForward(t *testing.T) {
 	check := func(name string, src []byte) {
 		t.Helper()
-		body, base := src, 0
-		if hasBOM(src) {
-			body, base = src[3:], 3
-		}
-		if r := buildTree(NewSource(name, src), view(body), base); r.ok && !slices.Equal(r.lines, scannedLineStarts(src)) {
-			t.Fatalf("%s: line starts from the walk %v, want %v", name, r.lines, scannedLineStarts(src))
-		}
 		s := NewSource(name, src)
 		Parse(s)
-		s.index() // a no-op when Parse set it
-		if want := scannedLineStarts(src); !slices.Equal(s.lineStarts, want) {
-			t.Fatalf("%s: line starts %v, want %v", name, s.lineStarts, want)
+		c := newPosChecker(t, s)
+		var offs []int
+		for off := 0; off <= len(src); off++ {
+			if off == len(src) || (off == 0 || src[off-1] == '\n' || off%61 == 0) && utf8.RuneStart(src[off]) {
+				offs = append(offs, off)
+			}
+		}
+		for _, off := range offs {
+			c.pos(fmt.Sprintf("%s forward at %d", name, off), s.PosAt(off, ""))
+		}
+		for k := len(offs) - 1; k >= 0; k -= 7 {
+			c.pos(fmt.Sprintf("%s backward at %d", name, offs[k]), s.PosAt(offs[k], ""))
+		}
+		// Lines asked in any order, and past the last, span what the
+		// newlines say.
+		lines := bytes.Split(src, []byte{'\n'})
+		for _, n := range []int{len(lines), 1, 2, len(lines) / 2, len(lines) + 1, len(lines)/2 + 1, 0, 3} {
+			start, end := s.LineSpan(n)
+			want := ""
+			if n >= 1 && n <= len(lines) {
+				want = strings.TrimSuffix(string(lines[n-1]), "\r")
+				if n == 1 {
+					want = strings.TrimPrefix(want, "\ufeff")
+				}
+			}
+			if got := string(src[start:end]); got != want {
+				t.Fatalf("%s: LineSpan(%d) = %q, want %q", name, n, got, want)
+			}
+			c.pos(fmt.Sprintf("%s after LineSpan(%d)", name, n), s.PosAt(offs[len(offs)/2], ""))
+		}
+		// Far apart (beyond maxBack on a large file: the line index).
+		for k := range min(4, len(offs)) {
+			for _, off := range []int{offs[len(offs)-1-k], offs[k]} {
+				c.pos(fmt.Sprintf("%s back and forth at %d", name, off), s.PosAt(off, ""))
+			}
 		}
 	}
 	for i, src := range []string{
-		"{}", "{}\n", "\n\n{\n}\n\n", "\ufeff{\r\n\"a\": [\r\n1]\r\n}\r\n", "\ufeff\n{}",
+		"{}", "{}\n", "\n\n{\n}\n\n", "\ufeff{\r\n\"a\": [\r\n1]\r\n}\r\n", "\ufeff\n{}", "\ufeff{\"ü\": 1}",
 		"{\"a\":\n1}\ntrailing\nlines", "{\"a\":\n", "[1,\n2,\n]\n", "\"a\nb\"", "{\"nodes\":[\n{\"name\":\"A\"}\n],\n\"connections\":{}}",
 	} {
 		check(fmt.Sprintf("inline %d", i), []byte(src))

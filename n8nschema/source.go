@@ -52,17 +52,18 @@ type Source struct {
 
 	once sync.Once
 	// lineStarts holds the offset of every line start, counted exactly
-	// and kept in 32 bits (a source of 4 GiB or more uses bigStarts):
-	// over a corpus the index is a tenth of the heap.
+	// and kept in 32 bits (a source of 4 GiB or more uses bigStarts),
+	// built on first need (index): most sources never need it (PosAt).
 	lineStarts []uint32
 	bigStarts  []int
 
-	// Positions are mostly asked for in source order; remembering the last
-	// one keeps a one-line compact export linear instead of quadratic.
-	mu      sync.Mutex
-	lastOff int
-	lastCol int
-	lastLn  int
+	// The last position asked (see PosAt): its line (1-based; 0 before
+	// the first), offset and column, the BOM counted.
+	mu        sync.Mutex
+	lastOff   int
+	lastCol   int
+	lastLn    int
+	lastStart int // where line lastLn starts
 }
 
 // Release drops the source's bytes and line index once nothing will read
@@ -118,12 +119,6 @@ func (s *Source) index() {
 	})
 }
 
-// setLineStarts gives the source its line index, found by the parser's
-// walk (buildTree), unless it already has one.
-func (s *Source) setLineStarts(starts []uint32) {
-	s.once.Do(func() { s.lineStarts = starts })
-}
-
 // lines is the number of lines (a source without a newline has one).
 func (s *Source) lines() int {
 	if s.bigStarts != nil {
@@ -141,45 +136,60 @@ func (s *Source) lineStart(i int) int {
 }
 
 // PosAt converts a byte offset into a position.
+//
+// Positions are mostly asked for in source order and a few lines apart
+// (the parser asks for its nodes' and connections' in offset order; an
+// audit asks for a few dozen a file, against a line every 30 bytes), so
+// PosAt counts the newlines from the last position asked instead of
+// indexing every line; only a position far before the last one reads the
+// line index (a file asked back and forth would count its text again and
+// again).
 func (s *Source) PosAt(off int, path string) Pos {
 	s.mustHold()
 	if off < 0 || off > len(s.Src) {
 		return Pos{Path: path}
 	}
-	s.index()
 	s.mu.Lock()
-	i := s.lineOf(off)
-	start := s.lineStart(i)
-	var col int
-	if s.lastLn == i+1 && s.lastOff <= off {
-		col = s.lastCol + utf8.RuneCount(s.Src[s.lastOff:off])
-	} else {
+	from, ln, col, start := s.lastOff, s.lastLn, s.lastCol, s.lastStart // ln is 1-based
+	if ln == 0 {
+		from, ln, col, start = 0, 1, 1, 0
+	}
+	switch {
+	case from <= off:
+		// Forward: the same line counts its column on from the last
+		// position (a one-line export stays linear), another counts from
+		// its start.
+		gap := s.Src[from:off]
+		if k := bytes.Count(gap, newline); k == 0 {
+			col += utf8.RuneCount(gap)
+		} else {
+			ln += k
+			start = from + bytes.LastIndexByte(gap, '\n') + 1
+			col = utf8.RuneCount(s.Src[start:off]) + 1
+		}
+	case from-off <= maxBack:
+		ln -= bytes.Count(s.Src[off:from], newline)
+		start = bytes.LastIndexByte(s.Src[:off], '\n') + 1
+		col = utf8.RuneCount(s.Src[start:off]) + 1
+	default:
+		s.index()
+		i := sort.Search(s.lines(), func(i int) bool { return s.lineStart(i) > off }) - 1
+		ln, start = i+1, s.lineStart(i)
 		col = utf8.RuneCount(s.Src[start:off]) + 1
 	}
-	s.lastLn, s.lastOff, s.lastCol = i+1, off, col
+	s.lastLn, s.lastOff, s.lastCol, s.lastStart = ln, off, col, start
 	s.mu.Unlock()
-	if i == 0 && hasBOM(s.Src) && off >= 3 {
+	if ln == 1 && hasBOM(s.Src) && off >= 3 {
 		col-- // the byte-order mark is not a column an editor shows
 	}
-	return Pos{Line: i + 1, Col: col, Offset: off, Path: path}
+	return Pos{Line: ln, Col: col, Offset: off, Path: path}
 }
 
-// lineOf is the 0-based line that holds offset off. At or after the last
-// position asked it gallops from there (the parser asks in source order,
-// a few lines apart); before it, it searches every line. s.mu is held.
-func (s *Source) lineOf(off int) int {
-	n := s.lines()
-	if s.lastLn == 0 || off < s.lastOff {
-		return sort.Search(n, func(i int) bool { return s.lineStart(i) > off }) - 1
-	}
-	// lineStart(lo) <= off; hi == n or lineStart(hi) > off.
-	lo, hi, step := s.lastLn-1, s.lastLn, 1
-	for hi < n && s.lineStart(hi) <= off {
-		lo, hi, step = hi, hi+step, step*2
-	}
-	hi = min(hi, n)
-	return lo + sort.Search(hi-lo, func(k int) bool { return s.lineStart(lo+k) > off }) - 1
-}
+// maxBack is how far before the last position asked PosAt counts back
+// rather than read the line index.
+const maxBack = 1 << 16
+
+var newline = []byte{'\n'}
 
 // Line returns the text of a 1-based line without its line ending.
 func (s *Source) Line(n int) string {
@@ -190,17 +200,39 @@ func (s *Source) Line(n int) string {
 // LineSpan returns the byte offsets of a 1-based line's text in Src, without
 // its line ending (or the first line's byte-order mark); an empty span for
 // a line that does not exist. It does not read the line: a snippet of a
-// one-line export needs only the bytes it shows.
+// one-line export needs only the bytes it shows. Like PosAt it counts
+// newlines, from the last line it or PosAt found when n is at or after it.
 func (s *Source) LineSpan(n int) (start, end int) {
 	s.mustHold()
-	s.index()
-	if n < 1 || n > s.lines() {
+	if n < 1 {
 		return 0, 0
 	}
-	start = s.lineStart(n - 1)
+	s.mu.Lock()
+	ln, start := 1, 0
+	if s.lastLn != 0 && s.lastLn <= n {
+		ln, start = s.lastLn, s.lastStart
+	}
+	// Whole chunks of lines before line n are counted, not searched.
+	const chunk = 4096
+	for ln < n {
+		to := min(start+chunk, len(s.Src))
+		if k := bytes.Count(s.Src[start:to], newline); ln+k < n {
+			if to == len(s.Src) {
+				s.mu.Unlock()
+				return 0, 0 // no line n
+			}
+			ln, start = ln+k, to
+			continue
+		}
+		for ; ln < n; ln++ {
+			start += bytes.IndexByte(s.Src[start:], '\n') + 1
+		}
+	}
+	s.lastLn, s.lastOff, s.lastCol, s.lastStart = n, start, 1, start
+	s.mu.Unlock()
 	end = len(s.Src)
-	if n < s.lines() {
-		end = s.lineStart(n) - 1
+	if i := bytes.IndexByte(s.Src[start:], '\n'); i >= 0 {
+		end = start + i
 	}
 	if end > start && s.Src[end-1] == '\r' {
 		end--

@@ -219,6 +219,16 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 			if !bare {
 				bare = strings.Contains(raw, "{{")
 			}
+		case c.flags&strU == 0:
+			// Decided without unescaping: with no \u, every escape
+			// spells one character that is neither "=" nor a brace, so
+			// the text begins with "=" only when raw does, and holds
+			// "{{" only where raw does.
+			if !strings.Contains(raw, "{{") {
+				lit = raw[0] == '='
+			} else if raw[0] == '\\' {
+				bare = true
+			}
 		case strings.Contains(raw, "{{"):
 			// It holds "{{" already (no escape has a brace after its
 			// backslash, so the braces stay): no literal; bare unless it
@@ -250,9 +260,6 @@ type buildResult struct {
 	// -1; ok is false when the text is not valid JSON (or too deep).
 	deepAt int
 	ok     bool
-	// lines is the line index of src.Src when text runs to its end (see
-	// ws), else nil.
-	lines []uint32
 }
 
 // repeatedKey is a member whose key an earlier member of the same object
@@ -281,10 +288,6 @@ type builder struct {
 	frames  []frame
 	escKeys map[uint32]string
 	reps    []repeatedKey
-	// lines holds the offset in src.Src of every line start seen so far
-	// (see ws).
-	lines    []uint32
-	lineBase uint32
 	// the key of the member whose value comes next: its quotes' offsets
 	// (add makes the string: a string field written for every key cost
 	// its write barrier's test), and whether it holds an escape
@@ -347,12 +350,11 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b := builders.Get().(*builder)
 	defer func() {
 		clear(b.frames[:cap(b.frames)]) // closed frames' maps too: they view text
-		*b = builder{pending: b.pending[:0], nodes: b.nodes[:0], frames: b.frames[:0], lines: b.lines[:0], maps: b.maps}
+		*b = builder{pending: b.pending[:0], nodes: b.nodes[:0], frames: b.frames[:0], maps: b.maps}
 		builders.Put(b)
 	}()
 	b.text = text
 	b.nodes = append(b.nodes, jnode{}) // the root's place
-	b.lines, b.lineBase = append(b.lines, 0), uint32(base)
 	deepAt, ok := b.run()
 	r := buildResult{deepAt: deepAt, ok: ok && deepAt < 0}
 	if !r.ok {
@@ -361,12 +363,8 @@ func buildTree(src *Source, text string, base int) buildResult {
 	b.nodes[0] = b.pending[0]
 	r.t = &tree{src: src, text: text, base: base, escKeys: b.escKeys}
 	r.reps = b.reps
-	whole := base+len(text) == len(src.Src) && uint64(len(src.Src)) <= math.MaxUint32
-	// Exact copies: the builder's arrays go to the next file.
+	// An exact copy: the builder's array goes to the next file.
 	r.t.nodes = slices.Clone(b.nodes)
-	if whole {
-		r.lines = slices.Clone(b.lines)
-	}
 	return r
 }
 
@@ -612,10 +610,8 @@ func (b *builder) close() {
 	b.inObject = len(b.frames) > 0 && b.frames[len(b.frames)-1].object
 }
 
-// ws is skipWS for the walk, which also notes the start of every line:
-// in valid JSON a newline is white space between tokens (a string holds
-// none), so the walk sees every one, and the source needs no scan of its
-// own for its line index.
+// ws is skipWS for the walk, quick on the white space of pretty-printed
+// JSON: a newline and the indentation after it.
 func (b *builder) ws(i int) int {
 	s := b.text
 	for i < len(s) {
@@ -623,7 +619,6 @@ func (b *builder) ws(i int) int {
 		case c > ' ':
 			return i // a token: the common case, one comparison
 		case c == '\n':
-			b.lines = append(b.lines, b.lineBase+uint32(i)+1)
 			i++
 			// Pretty-printed exports indent every line: skip the spaces
 			// eight at a time, then the rest of them at once.

@@ -96,9 +96,9 @@ func TestValues(t *testing.T) {
 	}
 
 	// Node-level settings.
-	if !n.RetryOnFail || n.MaxTries.Raw() != "5" || n.MaxTries.Pos().String() != "16:7" || n.TypeVersion != 1.2 {
+	if !n.RetryOnFail || n.MaxTries().Raw() != "5" || n.MaxTries().Pos().String() != "16:7" || n.TypeVersion != 1.2 {
 		t.Errorf("node settings: retryOnFail=%v maxTries=%s at %s typeVersion=%g; want true, 5 at 16:7, 1.2",
-			n.RetryOnFail, n.MaxTries.Raw(), n.MaxTries.Pos(), n.TypeVersion)
+			n.RetryOnFail, n.MaxTries().Raw(), n.MaxTries().Pos(), n.TypeVersion)
 	}
 	if got := n.Field("retryOnFail").Pos().String(); got != "15:7" {
 		t.Errorf("retryOnFail key at %s, want 15:7", got)
