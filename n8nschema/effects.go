@@ -1,11 +1,9 @@
 package n8nschema
 
 import (
-	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
@@ -860,9 +858,11 @@ const quadBits = 1 << 12
 // lower case, '-' as it is, '_' as 0x7f.
 func quadAt(raw string, i int) uint32 { return rawQuad(raw, i) | 0x20202020 }
 
-// rawQuad reads raw[i:i+4] as it is.
+// rawQuad reads raw[i:i+4] as it is, little-endian (the compiler makes
+// the four bytes one load).
 func rawQuad(raw string, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(raw[i:]), 4))
+	w := raw[i : i+4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }
 
 func quadHash(q uint32) uint32 { return q * 0x9e3779b1 >> (32 - 12) }
@@ -942,21 +942,25 @@ func (s *stems) mayHold(raw string) bool {
 // spell one, with exact false; -1 when there is none.
 func (s *stems) index(raw string) (at int, exact bool) {
 	from := 0 // no byte before it starts a stem or is an escape or outside ASCII
-	if s.quads != nil && s.stride > 1 {
+	// quads and stride are read into locals and the two tests of a quad
+	// are one, so that the loop, which runs over every fourth byte of a
+	// write's parameters, is short.
+	if quads, stride := s.quads, s.stride; quads != nil && stride > 1 {
 		end, p := 0, 0 // end: where the last bytes tried one by one end
-		for ; p+4 <= len(raw); p += s.stride {
+		for ; p+4 <= len(raw); p += stride {
 			q := rawQuad(raw, p)
-			if bs := q ^ 0x5c5c5c5c; q&0x80808080 == 0 && (bs-0x01010101)&^bs&0x80808080 == 0 { // ASCII, no '\\'
-				if h := quadHash(q | 0x20202020); s.quads[h/64]&(1<<(h%64)) == 0 {
+			// ASCII (no high bit) and no '\\' (no zero byte in bs)
+			if bs := q ^ 0x5c5c5c5c; ((bs-0x01010101)&^bs|q)&0x80808080 == 0 {
+				if h := quadHash(q | 0x20202020); quads[h/64]&(1<<(h%64)) == 0 {
 					continue // no stem starts in the stride that ends at p: it would hold these bytes
 				}
 			}
-			if at, exact := s.scan(raw, max(end, p-s.stride+1), p+4); at >= 0 {
+			if at, exact := s.scan(raw, max(end, p-stride+1), p+4); at >= 0 {
 				return at, exact
 			}
 			end = p + 4
 		}
-		from = max(end, p-s.stride+1)
+		from = max(end, p-stride+1)
 	}
 	return s.scan(raw, from, len(raw))
 }

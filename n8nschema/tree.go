@@ -209,27 +209,27 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 		switch {
 		case c.flags&strEsc == 0:
 			if t.text[c.off+1] == '=' {
-				lit = !strings.Contains(t.text[c.off+2:c.first-1], "{{")
+				lit = !holdsBraces(t.text[c.off+2 : c.first-1])
 			} else if !bare {
-				bare = strings.Contains(raw, "{{")
+				bare = holdsBraces(raw)
 			}
 		case raw[0] != '=' && raw[0] != '\\':
 			// Decided without unescaping: the text starts with neither
 			// "=" nor an escape (one that might be "\u003d").
 			if !bare {
-				bare = strings.Contains(raw, "{{")
+				bare = holdsBraces(raw)
 			}
 		case c.flags&strU == 0:
 			// Decided without unescaping: with no \u, every escape
 			// spells one character that is neither "=" nor a brace, so
 			// the text begins with "=" only when raw does, and holds
 			// "{{" only where raw does.
-			if !strings.Contains(raw, "{{") {
+			if !holdsBraces(raw) {
 				lit = raw[0] == '='
 			} else if raw[0] == '\\' {
 				bare = true
 			}
-		case strings.Contains(raw, "{{"):
+		case holdsBraces(raw):
 			// It holds "{{" already (no escape has a brace after its
 			// backslash, so the braces stay): no literal; bare unless it
 			// begins with "=", spelled as itself or as an escape.
@@ -238,13 +238,29 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 			}
 		default:
 			s := unescape(raw)
-			lit = strings.HasPrefix(s, "=") && !strings.Contains(s, "{{")
+			lit = strings.HasPrefix(s, "=") && !holdsBraces(s)
 		}
 		if lit {
 			c.flags |= literal
 		}
 	}
 	return bare
+}
+
+// holdsBraces is strings.Contains(s, "{{"), quicker on the short strings
+// that make most parameters and most often hold no '{' at all: one byte
+// search, not Index's two-byte one.
+func holdsBraces(s string) bool {
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 || i+1 >= len(s) {
+			return false
+		}
+		if s[i+1] == '{' {
+			return true
+		}
+		s = s[i+2:]
+	}
 }
 
 // children are the nodes of a container in source order.

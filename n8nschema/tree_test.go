@@ -155,3 +155,21 @@ func TestLargeSiblingsRepeatedKeys(t *testing.T) {
 		t.Fatalf("ok %v, repeats %+v; want one, at c.k3", r.ok, r.reps)
 	}
 }
+
+// TestHoldsBraces: the brace test markLiterals asks of each string answers
+// as strings.Contains(s, "{{") on every string of up to six bytes of '{',
+// '}' and 'a' (braces apart, together, at either end, three in a row).
+func TestHoldsBraces(t *testing.T) {
+	var all func(s string)
+	all = func(s string) {
+		if got, want := holdsBraces(s), strings.Contains(s, "{{"); got != want {
+			t.Fatalf("holdsBraces(%q) = %v, want %v", s, got, want)
+		}
+		if len(s) < 6 {
+			for _, c := range "{}a" {
+				all(s + string(c))
+			}
+		}
+	}
+	all("")
+}

@@ -552,19 +552,10 @@ type foldWord struct {
 	at int
 }
 
-// letterOrder is ASCII's letters from the most common in English text to
-// the least.
-const letterOrder = "etaoinsrhldcumfpgwybvkxjqz"
-
 func foldWords(ws []string) []foldWord {
 	out := make([]foldWord, len(ws))
 	for i, w := range ws {
-		out[i] = foldWord{w: w}
-		for j := range len(w) {
-			if strings.IndexByte(letterOrder, w[j]) > strings.IndexByte(letterOrder, w[out[i].at]) {
-				out[i].at = j
-			}
-		}
+		out[i] = foldWord{w: w, at: ascii.Rarest(w)}
 	}
 	return out
 }

@@ -41,6 +41,24 @@ func equalFold(s, w string) bool {
 	return true
 }
 
+// letterOrder is ASCII's letters from the most common in English text to
+// the least.
+const letterOrder = "etaoinsrhldcumfpgwybvkxjqz"
+
+// Rarest is the offset of the byte of w (lower-case ASCII) that English
+// text, code and names hold least, by letterOrder (a byte that is no
+// letter counts as the most common): the at for IndexFold, which stops at
+// each place that byte stands ("request" from its q, "throttl" from its l).
+func Rarest(w string) int {
+	at := 0
+	for j := range len(w) {
+		if strings.IndexByte(letterOrder, w[j]) > strings.IndexByte(letterOrder, w[at]) {
+			at = j
+		}
+	}
+	return at
+}
+
 // ContainsFold reports whether s holds lit (lower-case ASCII) in any case
 // of its ASCII letters. For a lit without k or s that is what (?i)lit
 // finds; without i and k also what strings.ToLower(s) holds (ToLower

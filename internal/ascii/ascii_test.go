@@ -101,3 +101,16 @@ func TestIndexFoldAsLowered(t *testing.T) {
 		}
 	}
 }
+
+// TestRarest: the byte a search skips to is the word's least common
+// letter, the first of equals; a byte that is no letter is never picked
+// over a letter.
+func TestRarest(t *testing.T) {
+	for w, want := range map[string]int{
+		"request": 2, "throttl": 6, "header": 3, "ab": 1, "$json.": 1, "x-api-": 0, "tory": 3, "zzz": 0, "-": 0,
+	} {
+		if got := Rarest(w); got != want {
+			t.Errorf("Rarest(%q) = %d, want %d", w, got, want)
+		}
+	}
+}

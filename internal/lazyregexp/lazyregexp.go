@@ -45,10 +45,13 @@ type Regexp struct {
 	at *regexp.Regexp
 }
 
-// A need is a literal, lowercased when fold (matched without case).
+// A need is a literal, lowercased when fold (matched without case); a
+// fold one is searched from its byte at (ascii.Rarest): from its first,
+// a common letter stopped the search every few bytes of English text.
 type need struct {
 	s    string
 	fold bool
+	at   int
 }
 
 var (
@@ -119,6 +122,11 @@ func (r *Regexp) readNeeds() {
 	r.needsOnce.Do(func() {
 		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.needs = required(re)
+			for i := range r.needs {
+				if r.needs[i].fold {
+					r.needs[i].at = ascii.Rarest(r.needs[i].s)
+				}
+			}
 			r.lead = lead(re)
 		}
 	})
@@ -233,7 +241,7 @@ func (r *Regexp) absent(s string) bool {
 		return false
 	}
 	for _, n := range r.needs {
-		if n.fold && ascii.ContainsFold(s, n.s) || !n.fold && strings.Contains(s, n.s) {
+		if n.fold && ascii.IndexFold(s, n.s, n.at) >= 0 || !n.fold && strings.Contains(s, n.s) {
 			return false
 		}
 	}
@@ -396,7 +404,7 @@ func required(re *syntax.Regexp) []need {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if s, fold := literal(re); s != "" {
-			return []need{{s, fold}}
+			return []need{{s: s, fold: fold}}
 		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])

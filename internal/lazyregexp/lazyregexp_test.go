@@ -85,26 +85,27 @@ func TestCheckFindsBadPattern(t *testing.T) {
 }
 
 // TestRequired: the literal a pattern looks for first is one every match
-// holds, and none when a branch may skip it.
+// holds, and none when a branch may skip it; one matched without case is
+// searched from its least common letter (at).
 func TestRequired(t *testing.T) {
 	for _, c := range []struct {
 		expr  string
 		needs []need
 	}{
-		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, []need{{"header", true}}},
-		{`\bbody\.message\.(toolCalls|toolCallList)\b`, []need{{"body.message.", false}}},
-		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, []need{{"draft", true}}},
-		{`(?i)\bkey\b`, []need{{"ey", true}}},  // k matches the Kelvin sign too
-		{`(?i)\bmask\b`, []need{{"ma", true}}}, // s matches the long s
-		{`(ab)+c`, []need{{"ab", false}}},      // a repetition of at least one holds it
-		{`(abc)?d`, []need{{"d", false}}},      // an optional group holds nothing sure
-		{`(abcd){0,2}x`, []need{{"x", false}}}, // nor a repetition of none
-		{`abc|defg`, []need{{"abc", false}, {"defg", false}}},
-		{`x(abc|defg)`, []need{{"abc", false}, {"defg", false}}}, // the longer shortest
-		{`(abc|)d`, []need{{"d", false}}},                        // a branch may hold nothing
-		{`(?i)café`, []need{{"caf", true}}},                      // ASCII only
-		{`[a-z]+`, nil},                                          // no literal
-		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, []need{{"$json.", false}}},
+		{`(?i)headers[\w.\[\]'"]*(authorization|token)`, []need{{s: "header", fold: true, at: 3}}},
+		{`\bbody\.message\.(toolCalls|toolCallList)\b`, []need{{s: "body.message.", fold: false}}},
+		{`(?i)(^|[^a-z])\$?drafts?([^a-z]|$)`, []need{{s: "draft", fold: true, at: 3}}},
+		{`(?i)\bkey\b`, []need{{s: "ey", fold: true, at: 1}}}, // k matches the Kelvin sign too
+		{`(?i)\bmask\b`, []need{{s: "ma", fold: true}}},       // s matches the long s
+		{`(ab)+c`, []need{{s: "ab", fold: false}}},            // a repetition of at least one holds it
+		{`(abc)?d`, []need{{s: "d", fold: false}}},            // an optional group holds nothing sure
+		{`(abcd){0,2}x`, []need{{s: "x", fold: false}}},       // nor a repetition of none
+		{`abc|defg`, []need{{s: "abc", fold: false}, {s: "defg", fold: false}}},
+		{`x(abc|defg)`, []need{{s: "abc", fold: false}, {s: "defg", fold: false}}}, // the longer shortest
+		{`(abc|)d`, []need{{s: "d", fold: false}}},                                 // a branch may hold nothing
+		{`(?i)café`, []need{{s: "caf", fold: true, at: 2}}},                        // ASCII only
+		{`[a-z]+`, nil}, // no literal
+		{`^\{\{\s*\$json\.(\w+)\s*\}\}$`, []need{{s: "$json.", fold: false}}},
 	} {
 		r := New(c.expr)
 		r.absent("")
