@@ -213,6 +213,7 @@ type Graph struct {
 	slot  []int32
 	idx   map[*n8nschema.Node]int
 	specs []*n8nschema.Spec // shared: never written
+	types []*typeFacts      // each node's type facts (factsOf), beside specs; shared too
 	// lists holds the edges by node, the out lists then the in lists:
 	// node i's out edges are lists[off[i]:off[i+1]], its in edges
 	// lists[off[n+i]:off[n+i+1]] (outs, ins).
@@ -428,11 +429,13 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	}
 	g.Nodes = make([]*n8nschema.Node, 0, n)
 	g.specs = make([]*n8nschema.Spec, 0, n)
+	g.types = make([]*typeFacts, 0, n)
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			f := factsOf(nd.Type)
 			g.Nodes = append(g.Nodes, nd)
 			g.specs = append(g.specs, &f.spec)
+			g.types = append(g.types, f)
 			unshipped := n8nschema.UnshippedGiven(f.unshipped, nd.Type, v)
 			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || unshipped {
 				g.Unloadable = append(g.Unloadable, nd)
@@ -597,7 +600,12 @@ func (g *Graph) failing() {
 	}
 	for i, nd := range g.Nodes {
 		r := &g.refusals[i]
-		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		// A node of a type no check of RefusedCall judges is asked only
+		// for its credentials' types (n8nschema.RefusableType, read once
+		// per type): most nodes hold none.
+		if g.types[i].refusable || len(nd.Credentials) > 0 {
+			r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		}
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
@@ -704,6 +712,9 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 		missingParam = n8nschema.MissingRequiredAlways // what shows the others was lost
 	}
 	for i, nd := range g.Nodes {
+		if !g.types[i].requires {
+			continue // its type requires nothing (n8nschema.RequiresParams)
+		}
 		if p, ok := missingParam(nd); ok {
 			missing[i] = p
 			from[i] = i
@@ -928,6 +939,8 @@ var (
 type typeFacts struct {
 	spec      n8nschema.Spec
 	unshipped bool
+	refusable bool // n8nschema.RefusableType
+	requires  bool // n8nschema.RequiresParams
 }
 
 // maxCachedSpecs bounds specCache: past it (a set of made-up node types)
@@ -962,7 +975,7 @@ func factsOf(typ string) *typeFacts {
 	if p, ok := specCache.Load(typ); ok {
 		return p.(*typeFacts)
 	}
-	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ)}
+	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ), refusable: n8nschema.RefusableType(typ), requires: n8nschema.RequiresParams(typ)}
 	if specCached.Load() >= maxCachedSpecs {
 		return f
 	}
