@@ -598,7 +598,9 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
+	hooks := false // an enabled Webhook, whose items alone webhookGateFalse judges
 	for i, nd := range g.Nodes {
+		hooks = hooks || nd.Type == n8nschema.TypeWebhook && !nd.Disabled
 		r := &g.refusals[i]
 		// A node of a type no check of RefusedCall judges is asked only
 		// for its credentials' types (n8nschema.RefusableType, read once
@@ -663,13 +665,25 @@ func (g *Graph) failing() {
 			mark(&g.empty, i)
 			continue
 		}
+		// The gate facts (gateThrows, webhookGateFalse, errorGateFalse)
+		// judge an If or a Filter only: the type is tested once here.
+		gate := nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
+			if !gate {
+				continue
+			}
 			if _, ok := gateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
-		if g.webhookGateFalse(i) {
+		if !gate {
+			if refused && r.Fails || first {
+				mark(&g.fails, i)
+			}
+			continue
+		}
+		if hooks && g.webhookGateFalse(i) {
 			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
 		} else if g.errorGateFalse(i) {
 			mark(&g.neverTrue, i) // no item carries an error: its true output stays empty
