@@ -221,6 +221,7 @@ type Graph struct {
 	slot  []int32
 	idx   map[*n8nschema.Node]int
 	specs []*n8nschema.Spec // shared: never written
+	types []*typeFacts      // each node's type facts (factsOf), beside specs; shared too
 	// lists holds the edges by node, the out lists then the in lists:
 	// node i's out edges are lists[off[i]:off[i+1]], its in edges
 	// lists[off[n+i]:off[n+i+1]] (outs, ins).
@@ -436,11 +437,13 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	}
 	g.Nodes = make([]*n8nschema.Node, 0, n)
 	g.specs = make([]*n8nschema.Spec, 0, n)
+	g.types = make([]*typeFacts, 0, n)
 	for _, nd := range w.Nodes {
 		if !nd.IsSticky() {
 			f := factsOf(nd.Type)
 			g.Nodes = append(g.Nodes, nd)
 			g.specs = append(g.specs, &f.spec)
+			g.types = append(g.types, f)
 			unshipped := n8nschema.UnshippedGiven(f.unshipped, nd.Type, v)
 			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || unshipped {
 				g.Unloadable = append(g.Unloadable, nd)
@@ -603,9 +606,16 @@ func (g *Graph) failing() {
 		}
 		(*m)[i] = true
 	}
+	hooks := false // an enabled Webhook, whose items alone webhookGateFalse judges
 	for i, nd := range g.Nodes {
+		hooks = hooks || nd.Type == n8nschema.TypeWebhook && !nd.Disabled
 		r := &g.refusals[i]
-		r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		// A node of a type no check of RefusedCall judges is asked only
+		// for its credentials' types (n8nschema.RefusableType, read once
+		// per type): most nodes hold none.
+		if g.types[i].refusable || len(nd.Credentials) > 0 {
+			r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		}
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
 		}
@@ -663,13 +673,25 @@ func (g *Graph) failing() {
 			mark(&g.empty, i)
 			continue
 		}
+		// The gate facts (gateThrows, webhookGateFalse, errorGateFalse)
+		// judge an If or a Filter only: the type is tested once here.
+		gate := nd.Type == n8nschema.TypeIf || nd.Type == n8nschema.TypeFilter
 		if nd.OnError == "continueRegularOutput" || nd.ContinueOnFail && nd.OnError != "continueErrorOutput" {
+			if !gate {
+				continue
+			}
 			if _, ok := gateThrows(nd); ok && nd.ContinuesOnFail() {
 				mark(&g.neverTrue, i)
 			}
 			continue
 		}
-		if g.webhookGateFalse(i) {
+		if !gate {
+			if refused && r.Fails || first {
+				mark(&g.fails, i)
+			}
+			continue
+		}
+		if hooks && g.webhookGateFalse(i) {
 			mark(&g.neverTrue, i) // no Webhook item passes: its true output stays empty
 		} else if g.errorGateFalse(i) {
 			mark(&g.neverTrue, i) // no item carries an error: its true output stays empty
@@ -712,6 +734,9 @@ func (g *Graph) refusedStarts(mark func(*[]bool, int)) {
 		missingParam = n8nschema.MissingRequiredAlways // what shows the others was lost
 	}
 	for i, nd := range g.Nodes {
+		if !g.types[i].requires {
+			continue // its type requires nothing (n8nschema.RequiresParams)
+		}
 		if p, ok := missingParam(nd); ok {
 			missing[i] = p
 			from[i] = i
@@ -936,6 +961,8 @@ var (
 type typeFacts struct {
 	spec      n8nschema.Spec
 	unshipped bool
+	refusable bool // n8nschema.RefusableType
+	requires  bool // n8nschema.RequiresParams
 }
 
 // maxCachedSpecs bounds specCache: past it (a set of made-up node types)
@@ -970,7 +997,7 @@ func factsOf(typ string) *typeFacts {
 	if p, ok := specCache.Load(typ); ok {
 		return p.(*typeFacts)
 	}
-	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ)}
+	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ), refusable: n8nschema.RefusableType(typ), requires: n8nschema.RequiresParams(typ)}
 	if specCached.Load() >= maxCachedSpecs {
 		return f
 	}

@@ -213,6 +213,54 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	return retiredCall(n)
 }
 
+// RefusableType reports whether RefusedCall may refuse a node of type typ
+// that holds no credential. False: every check RefusedCall asks but the
+// credential test answers no at its test of the node's type, whatever the
+// node's version and parameters. The analysis asks it once per type and
+// RefusedCall only of the nodes of such a type, or that hold a credential.
+// A check added to RefusedCall that judges a type this does not list must
+// list it here (TestRefusableType compares the two).
+func RefusableType(typ string) bool {
+	base := strings.TrimSuffix(typ, "Tool")
+	switch base {
+	case TypeHTTPRequest, // the HTTP checks; HTTPModelCallOf (retiredCall)
+		"n8n-nodes-base.googleSheets", // sheetsNoMatchValue
+		"n8n-nodes-base.supabase",     // supabaseRefusal
+		openAiApp:                     // openAiV1Message
+		return true
+	}
+	switch typ {
+	case "n8n-nodes-base.aggregate", // aggregateTwice
+		openAiLegacy: // legacyCompletion
+		return true
+	}
+	if _, ok := providerNodes[base]; ok { // retiredCall
+		return true
+	}
+	if _, ok := embeddingNodes[typ]; ok { // retiredCall
+		return true
+	}
+	for _, x := range throwsFirst {
+		if x.typ == base {
+			return true
+		}
+	}
+	for _, x := range modeBranches {
+		if x.typ == base {
+			return true
+		}
+	}
+	// undefinedOperation judges only a version whose entry lists
+	// operations.
+	es, _ := entriesOf(base)
+	for i := range es {
+		if len(es[i].ops) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // retiredCall is RetiredModelCall as a refusal: sent, and refused.
 func retiredCall(n *Node) (Refusal, bool) {
 	if r, ok := RetiredModelCall(n); ok {

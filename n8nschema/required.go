@@ -75,6 +75,25 @@ func MissingRequiredAlways(n *Node) (string, bool) {
 	return missingRequired(n, false, false)
 }
 
+// RequiresParams reports whether MissingRequired, MissingRequiredAlways
+// or PublishMissing may find a parameter missing on a node of type typ:
+// false when the node table lists no required parameter at any version
+// of typ, and typ is no <type>Tool variant (whose toolDescription is
+// required). The analysis asks it once per type.
+func RequiresParams(typ string) bool {
+	es, ok := nodeTable()[typ]
+	if !ok {
+		_, tool := entriesOf(typ)
+		return tool
+	}
+	for i := range es {
+		if es[i].required != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	if n.Disabled {
 		return "", false
