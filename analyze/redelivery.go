@@ -294,7 +294,8 @@ func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *se
 
 // signalWords are the words of senderSignals (strong, events, payload),
 // and signalAt, by a word's first two bytes, one more than the index in
-// signalGroups of the words that start with them: signalWordsIn reads a
+// signalGroups of the words that start with them (or lowersToASCII, by a
+// byte and the next): signalWordsIn reads a
 // text once for all of them, where a search for each word read it some
 // 40 times (and nearly every webhook's runs read none).
 var (
@@ -323,37 +324,44 @@ func init() {
 			}
 		}
 	}
-	if len(signalGroups) > math.MaxUint8 {
+	if len(signalGroups) >= lowersToASCII {
 		panic("analyze: too many sender signal groups")
 	}
+	// Any byte, then the first byte of the dotted capital I or the Kelvin
+	// sign (no word holds a byte outside ASCII).
+	for prev := range 256 {
+		for _, r := range []rune{'\u0130', '\u212a'} {
+			signalAt[prev<<8|int(string(r)[0])] = lowersToASCII
+		}
+	}
 }
+
+// lowersToASCII, in signalAt, marks the first byte of a rune outside ASCII
+// that strings.ToLower maps into it: the dotted capital I (to i) and the
+// Kelvin sign (to k). ToLower maps every other rune to one outside ASCII
+// (invalid bytes to U+FFFD), whose bytes no word holds.
+const lowersToASCII = math.MaxUint8
 
 // signalWordsIn adds to in (made when first needed) the signalWords
 // that strings.ToLower(x) contains, and returns it with low, a buffer it
 // lowers into. x is read in place, its ASCII letters folded (every word
-// is lower-case ASCII): ToLower maps every other rune to one outside
-// ASCII, whose bytes no word holds, but for the Kelvin sign and the
-// dotted capital I (lowerToASCII), so an x with one of those is lowered
-// first (appendLower).
+// is lower-case ASCII), unless it holds a rune that lowers into ASCII
+// (lowersToASCII): then it is lowered (appendLower) and that is read.
 func signalWordsIn(x string, in map[string]bool, low []byte) (map[string]bool, []byte) {
 	var prev uint16 // the byte before i, folded; no word starts with a NUL
-	plain := true   // no byte past utf8.RuneSelf met yet
 	for i := 0; i < len(x); i++ {
-		c := x[i]
-		if c >= utf8.RuneSelf && plain {
-			plain = false
-			if strings.Contains(x[i:], lowerToASCII[0]) || strings.Contains(x[i:], lowerToASCII[1]) {
+		c := uint16(foldASCII[x[i]])
+		k := signalAt[prev<<8|c]
+		prev = c
+		if k == 0 {
+			continue
+		}
+		if k == lowersToASCII {
+			if r, _ := utf8.DecodeRuneInString(x[i:]); r == '\u0130' || r == '\u212a' {
 				low = appendLower(low[:0], x)
 				in, _ = signalWordsIn(string(low), in, nil) // lowered, it holds neither
 				return in, low
 			}
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		k := signalAt[prev<<8|uint16(c)]
-		prev = uint16(c)
-		if k == 0 {
 			continue
 		}
 		for _, w := range signalGroups[k-1] {
@@ -368,9 +376,17 @@ func signalWordsIn(x string, in map[string]bool, low []byte) (map[string]bool, [
 	return in, low
 }
 
-// lowerToASCII are the runes outside ASCII that unicode.ToLower maps into
-// it: the dotted capital I (to i) and the Kelvin sign (to k).
-var lowerToASCII = [2]string{"\u0130", "\u212a"}
+// foldASCII maps an ASCII capital letter to its small letter and every
+// other byte to itself.
+var foldASCII = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // appendLower appends strings.ToLower(x) to b: ASCII bytes one by one,
 // other runes as unicode.ToLower maps them (an invalid byte as U+FFFD), so

@@ -55,8 +55,8 @@ func TestLowerToASCII(t *testing.T) {
 			into = append(into, string(r))
 		}
 	}
-	if !slices.Equal(into, lowerToASCII[:]) {
-		t.Fatalf("runes lowered into ASCII %q, lowerToASCII %q", into, lowerToASCII)
+	if !slices.Equal(into, []string{"\u0130", "\u212a"}) {
+		t.Fatalf("runes lowered into ASCII %q, lowersToASCII marks U+0130 and U+212A", into)
 	}
 }
 
