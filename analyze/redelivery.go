@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
@@ -248,49 +249,144 @@ func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *se
 		}
 	}
 	slices.Sort(at)
-	// Every string value read, lowercased and joined with NULs: one search
-	// per signal, not one per value. Each value is lowercased alone, which
-	// is what lowering the joined text gives, the NULs being ASCII.
-	b := []byte{0}
+	// Every string value read, lowercased: one pass over each for every
+	// signal (signalWordsIn), not one search per signal.
+	var in map[string]bool
+	var low []byte
 	for _, i := range at {
 		for _, x := range g.paths(i) {
-			b = append(appendLower(b, x), 0)
+			in, low = signalWordsIn(x, in, low)
 		}
 	}
-	texts := string(b)
+	// An event is quoted or a whole value: the values lowercased and
+	// joined with NULs, made only when a value holds an event's name.
+	// Each value is lowercased alone, which is what lowering the joined
+	// text gives, the NULs being ASCII.
+	var texts string
+	quotedEvent := func(ev string) bool {
+		if texts == "" {
+			b := []byte{0}
+			for _, i := range at {
+				for _, x := range g.paths(i) {
+					b = append(appendLower(b, x), 0)
+				}
+			}
+			texts = string(b)
+		}
+		return quoted(texts, ev)
+	}
 	first := func(words []string, has func(string) bool) string {
 		for _, w := range words {
-			if has(w) {
+			if in[w] && has(w) {
 				return w
 			}
 		}
 		return ""
 	}
-	// A word's gate, its start up to the first '.', '/' or '-' ("x-",
-	// "checkout.", "orders/"), is shared by several words: a text
-	// without it holds none of them, and one search tells.
-	gates := map[string]bool{}
-	contains := func(w string) bool {
-		if i := strings.IndexAny(w, "./-"); i >= 0 && i+1 < len(w) {
-			g := w[:i+1]
-			in, ok := gates[g]
-			if !ok {
-				in = strings.Contains(texts, g)
-				gates[g] = in
-			}
-			if !in {
-				return false
-			}
-		}
-		return strings.Contains(texts, w)
-	}
+	yes := func(string) bool { return true }
 	for i, sig := range senderSignals {
-		r.signals[i].strong = first(sig.strong, contains)
-		r.signals[i].event = first(sig.events, func(ev string) bool { return contains(ev) && quoted(texts, ev) })
-		r.signals[i].payload = first(sig.payload, contains)
+		r.signals[i].strong = first(sig.strong, yes)
+		r.signals[i].event = first(sig.events, quotedEvent)
+		r.signals[i].payload = first(sig.payload, yes)
 	}
 	return r
 }
+
+// signalWords are the words of senderSignals (strong, events, payload),
+// and signalAt, by a word's first two bytes, one more than the index in
+// signalGroups of the words that start with them (or lowersToASCII, by a
+// byte and the next): signalWordsIn reads a
+// text once for all of them, where a search for each word read it some
+// 40 times (and nearly every webhook's runs read none).
+var (
+	signalWords  []string
+	signalAt     [1 << 16]uint8
+	signalGroups [][]int
+)
+
+func init() {
+	for _, sig := range senderSignals {
+		for _, ws := range [][]string{sig.strong, sig.events, sig.payload} {
+			for _, w := range ws {
+				if len(w) < 2 || w[0] == 0 || w != strings.ToLower(w) || strings.IndexFunc(w, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+					panic("analyze: a sender signal not lower-case ASCII of two bytes or more: " + w)
+				}
+				if slices.Contains(signalWords, w) {
+					continue
+				}
+				k := uint16(w[0])<<8 | uint16(w[1])
+				if signalAt[k] == 0 {
+					signalGroups = append(signalGroups, nil)
+					signalAt[k] = uint8(len(signalGroups))
+				}
+				signalGroups[signalAt[k]-1] = append(signalGroups[signalAt[k]-1], len(signalWords))
+				signalWords = append(signalWords, w)
+			}
+		}
+	}
+	if len(signalGroups) >= lowersToASCII {
+		panic("analyze: too many sender signal groups")
+	}
+	// Any byte, then the first byte of the dotted capital I or the Kelvin
+	// sign (no word holds a byte outside ASCII).
+	for prev := range 256 {
+		for _, r := range []rune{'\u0130', '\u212a'} {
+			signalAt[prev<<8|int(string(r)[0])] = lowersToASCII
+		}
+	}
+}
+
+// lowersToASCII, in signalAt, marks the first byte of a rune outside ASCII
+// that strings.ToLower maps into it: the dotted capital I (to i) and the
+// Kelvin sign (to k). ToLower maps every other rune to one outside ASCII
+// (invalid bytes to U+FFFD), whose bytes no word holds.
+const lowersToASCII = math.MaxUint8
+
+// signalWordsIn adds to in (made when first needed) the signalWords
+// that strings.ToLower(x) contains, and returns it with low, a buffer it
+// lowers into. x is read in place, its ASCII letters folded (every word
+// is lower-case ASCII), unless it holds a rune that lowers into ASCII
+// (lowersToASCII): then it is lowered (appendLower) and that is read.
+func signalWordsIn(x string, in map[string]bool, low []byte) (map[string]bool, []byte) {
+	var prev uint16 // the byte before i, folded; no word starts with a NUL
+	for i := 0; i < len(x); i++ {
+		c := uint16(foldASCII[x[i]])
+		k := signalAt[prev<<8|c]
+		prev = c
+		if k == 0 {
+			continue
+		}
+		if k == lowersToASCII {
+			if r, _ := utf8.DecodeRuneInString(x[i:]); r == '\u0130' || r == '\u212a' {
+				low = appendLower(low[:0], x)
+				in, _ = signalWordsIn(string(low), in, nil) // lowered, it holds neither
+				return in, low
+			}
+			continue
+		}
+		for _, w := range signalGroups[k-1] {
+			if ascii.HasPrefixFold(x[i-1:], signalWords[w]) {
+				if in == nil {
+					in = map[string]bool{}
+				}
+				in[signalWords[w]] = true
+			}
+		}
+	}
+	return in, low
+}
+
+// foldASCII maps an ASCII capital letter to its small letter and every
+// other byte to itself.
+var foldASCII = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // appendLower appends strings.ToLower(x) to b: ASCII bytes one by one,
 // other runes as unicode.ToLower maps them (an invalid byte as U+FFFD), so
