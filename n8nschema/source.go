@@ -10,6 +10,7 @@ package n8nschema
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"sort"
 	"strconv"
@@ -92,30 +93,30 @@ func NewSource(name string, src []byte) *Source {
 	return &Source{Name: name, Src: src}
 }
 
-func (s *Source) index() {
-	s.once.Do(func() {
-		n := bytes.Count(s.Src, []byte{'\n'}) + 1
-		if uint64(len(s.Src)) > math.MaxUint32 {
-			s.bigStarts = make([]int, 1, n)
-			for i, b := range s.Src {
-				if b == '\n' {
-					s.bigStarts = append(s.bigStarts, i+1)
-				}
+func (s *Source) index() { s.once.Do(s.buildIndex) }
+
+func (s *Source) buildIndex() {
+	n := bytes.Count(s.Src, []byte{'\n'}) + 1
+	if uint64(len(s.Src)) > math.MaxUint32 {
+		s.bigStarts = make([]int, 1, n)
+		for i, b := range s.Src {
+			if b == '\n' {
+				s.bigStarts = append(s.bigStarts, i+1)
 			}
-			return
 		}
-		s.lineStarts = make([]uint32, 1, n)
-		rest, off := s.Src, 0
-		for {
-			i := bytes.IndexByte(rest, '\n')
-			if i < 0 {
-				break
-			}
-			off += i + 1
-			s.lineStarts = append(s.lineStarts, uint32(off))
-			rest = rest[i+1:]
+		return
+	}
+	s.lineStarts = make([]uint32, 1, n)
+	rest, off := s.Src, 0
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
 		}
-	})
+		off += i + 1
+		s.lineStarts = append(s.lineStarts, uint32(off))
+		rest = rest[i+1:]
+	}
 }
 
 // setLineStarts gives the source its line index, found by the parser's
@@ -142,7 +143,9 @@ func (s *Source) lineStart(i int) int {
 
 // PosAt converts a byte offset into a position.
 func (s *Source) PosAt(off int, path string) Pos {
-	s.mustHold()
+	if s.released {
+		s.mustHold()
+	}
 	if off < 0 || off > len(s.Src) {
 		return Pos{Path: path}
 	}
@@ -152,9 +155,9 @@ func (s *Source) PosAt(off int, path string) Pos {
 	start := s.lineStart(i)
 	var col int
 	if s.lastLn == i+1 && s.lastOff <= off {
-		col = s.lastCol + utf8.RuneCount(s.Src[s.lastOff:off])
+		col = s.lastCol + runeCount(s.Src[s.lastOff:off])
 	} else {
-		col = utf8.RuneCount(s.Src[start:off]) + 1
+		col = runeCount(s.Src[start:off]) + 1
 	}
 	s.lastLn, s.lastOff, s.lastCol = i+1, off, col
 	s.mu.Unlock()
@@ -164,21 +167,60 @@ func (s *Source) PosAt(off int, path string) Pos {
 	return Pos{Line: i + 1, Col: col, Offset: off, Path: path}
 }
 
+// runeCount is utf8.RuneCount, eight ASCII bytes at a time: a column is
+// mostly a line's indentation.
+func runeCount(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&highs != 0 {
+			break
+		}
+	}
+	return i + utf8.RuneCount(b[i:])
+}
+
 // lineOf is the 0-based line that holds offset off. At or after the last
 // position asked it gallops from there (the parser asks in source order,
 // a few lines apart); before it, it searches every line. s.mu is held.
 func (s *Source) lineOf(off int) int {
-	n := s.lines()
-	if s.lastLn == 0 || off < s.lastOff {
-		return sort.Search(n, func(i int) bool { return s.lineStart(i) > off }) - 1
+	if s.bigStarts != nil {
+		return bigLineOf(s.bigStarts, s.lastLn, s.lastOff, off)
 	}
-	// lineStart(lo) <= off; hi == n or lineStart(hi) > off.
-	lo, hi, step := s.lastLn-1, s.lastLn, 1
-	for hi < n && s.lineStart(hi) <= off {
+	ls := s.lineStarts
+	lo, hi := 0, len(ls)
+	if s.lastLn != 0 && off >= s.lastOff {
+		// ls[lo] <= off; hi == len(ls) or ls[hi] > off.
+		lo, hi = s.lastLn-1, s.lastLn
+		for step := 1; hi < len(ls) && int(ls[hi]) <= off; step *= 2 {
+			lo, hi = hi, hi+step
+		}
+		hi = min(hi, len(ls))
+	}
+	// The search without sort.Search's closure: a position is asked for
+	// every node and connection a parse reads.
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if int(ls[m]) <= off {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// bigLineOf is lineOf for a source of 4 GiB or more.
+func bigLineOf(starts []int, lastLn, lastOff, off int) int {
+	n := len(starts)
+	if lastLn == 0 || off < lastOff {
+		return sort.Search(n, func(i int) bool { return starts[i] > off }) - 1
+	}
+	lo, hi, step := lastLn-1, lastLn, 1
+	for hi < n && starts[hi] <= off {
 		lo, hi, step = hi, hi+step, step*2
 	}
 	hi = min(hi, n)
-	return lo + sort.Search(hi-lo, func(k int) bool { return s.lineStart(lo+k) > off }) - 1
+	return lo + sort.Search(hi-lo, func(k int) bool { return starts[lo+k] > off }) - 1
 }
 
 // Line returns the text of a 1-based line without its line ending.
