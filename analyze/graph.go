@@ -42,7 +42,9 @@ type Edge struct {
 	// NoInput is true on the Unrun edges into a main input index the
 	// target does not have (mainInputs).
 	NoInput bool
-	Pos     n8nschema.Pos
+	// Pos is where an Unrun edge's connection is (RS003 reports there);
+	// the other edges leave it unset.
+	Pos n8nschema.Pos
 
 	from, to int32 // the indexes of From and To in Graph.Nodes
 }
@@ -481,7 +483,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 		if !ok1 || !ok2 {
 			continue
 		}
-		e := Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, from: int32(fi), to: int32(ti)}
+		e := Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, from: int32(fi), to: int32(ti)}
 		if e.Type == ConnMain {
 			// The error output of continueErrorOutput comes after the
 			// node's own outputs, and an output past them never carries
@@ -510,7 +512,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			}
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true})
 				continue
 			}
 			if nins == nil {
@@ -523,14 +525,14 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 				}
 			}
 			if nins[ti] > 0 && c.ToIndex >= int(nins[ti]) {
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true, NoInput: true})
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true, NoInput: true})
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
 			if e.Error && from.Type == n8nschema.TypeSplitInBatches && sibNeverErrs(w, from) {
 				// Loop Over Items' error output comes after done and
 				// loop, and nothing ever reaches it (sibNeverErrs).
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: c.Pos, Unrun: true})
+				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true})
 				continue
 			}
 		}

@@ -336,7 +336,21 @@ type Connection struct {
 	To       string
 	ToType   string
 	ToIndex  int
-	Pos      Pos
+	// Offset is where the connection's object starts in the workflow's
+	// source and Path is its dotted path: its position is
+	// Source.PosAt(Offset, Path), asked only where one is reported (a
+	// line and column made for every connection were read for a few).
+	Offset int
+	Path   string
+}
+
+// ConnectionPos is the position of connection c of w, made when it is
+// asked; a connection made by hand (no path) has none.
+func (w *Workflow) ConnectionPos(c *Connection) Pos {
+	if c.Path == "" || w.Source == nil {
+		return Pos{}
+	}
+	return w.Source.PosAt(c.Offset, c.Path)
 }
 
 // ExecutionsTimeoutMax is EXECUTIONS_TIMEOUT_MAX's default: n8n runs a

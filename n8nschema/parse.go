@@ -1295,7 +1295,7 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 	wp.connPaths.Write(path)
 	wp.w.Connections = append(wp.w.Connections, Connection{
 		From: from, FromType: typ, Output: out, To: target, ToType: toType, ToIndex: idx,
-		Pos: t.src.PosAt(t.base+int(t.nodes[c.i].off), wp.connPaths.String()[start:]),
+		Offset: t.base + int(t.nodes[c.i].off), Path: wp.connPaths.String()[start:],
 	})
 }
 

@@ -318,8 +318,8 @@ func TestConnectionsReadOffTheTree(t *testing.T) {
 			if i >= len(c.paths) {
 				break
 			}
-			if want := w.Value.Get(c.paths[i]).ValuePos(); e.Pos != want || e.Pos.Path != c.paths[i] {
-				t.Errorf("%s: edge %d at %v %q, want %v %q", c.name, i, e.Pos, e.Pos.Path, want, want.Path)
+			if got, want := f.Source.PosAt(e.Offset, e.Path), w.Value.Get(c.paths[i]).ValuePos(); got != want || e.Path != c.paths[i] {
+				t.Errorf("%s: edge %d at %v %q, want %v %q", c.name, i, got, e.Path, want, want.Path)
 			}
 		}
 	}

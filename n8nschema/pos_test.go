@@ -288,3 +288,64 @@ func TestPosAtOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRuneCount: runeCount, eight ASCII bytes at a time, counts as
+// utf8.RuneCount does wherever a multi-byte rune or an invalid byte
+// stands, and on every length around a word's.
+func TestRuneCount(t *testing.T) {
+	for n := range 20 {
+		for _, odd := range []string{"", "é", "→", "\xff", "\xe2\x86"} {
+			for at := 0; at <= n; at++ {
+				b := []byte(strings.Repeat("a", at) + odd + strings.Repeat(" ", n-at))
+				if got, want := runeCount(b), utf8.RuneCount(b); got != want {
+					t.Fatalf("runeCount(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPosAtLines: every offset's line, asked forward, backward and
+// jumping, is one more than the newlines before it.
+func TestPosAtLines(t *testing.T) {
+	var sb strings.Builder
+	for i := range 300 {
+		sb.WriteString(strings.Repeat(" ", i%7) + `"k": 1,` + strings.Repeat("\n", 1+i%5))
+	}
+	src := []byte(sb.String())
+	offs := make([]int, len(src)+1)
+	for i := range offs {
+		offs[i] = i
+	}
+	back := slices.Clone(offs)
+	slices.Reverse(back)
+	var jump []int
+	for k := range offs {
+		jump = append(jump, offs[(k*997)%len(offs)])
+	}
+	for _, order := range [][]int{offs, back, jump} {
+		s := NewSource("l.json", src)
+		for _, off := range order {
+			if got, want := s.PosAt(off, "").Line, 1+bytes.Count(src[:off], []byte{'\n'}); got != want {
+				t.Fatalf("PosAt(%d).Line = %d, want %d", off, got, want)
+			}
+		}
+	}
+}
+
+// TestConnectionPos: a parsed connection's position is its object's, as
+// Value.ValuePos gives it; one made by hand has none.
+func TestConnectionPos(t *testing.T) {
+	f := Parse(NewSource("c.json", []byte("{\"nodes\": [{\"name\": \"A\", \"type\": \"t\"}, {\"name\": \"B\", \"type\": \"t\"}],\n\"connections\": {\"A\": {\"main\": [[\n  {\"node\": \"B\", \"type\": \"main\", \"index\": 0}]]}}}")))
+	w := f.Workflows[0]
+	if len(w.Connections) != 1 {
+		t.Fatalf("connections %v", w.Connections)
+	}
+	got, want := w.ConnectionPos(&w.Connections[0]), w.Value.Get("connections.A.main.0.0").ValuePos()
+	if got != want || got.String() != "3:3" {
+		t.Errorf("ConnectionPos = %+v, want %+v at 3:3", got, want)
+	}
+	if got := w.ConnectionPos(&Connection{From: "A", To: "B"}); got != (Pos{}) {
+		t.Errorf("a hand-made connection at %+v, want none", got)
+	}
+}

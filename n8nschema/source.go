@@ -10,6 +10,7 @@ package n8nschema
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"sort"
 	"strconv"
@@ -93,30 +94,30 @@ func NewSource(name string, src []byte) *Source {
 	return &Source{Name: name, Src: src}
 }
 
-func (s *Source) index() {
-	s.once.Do(func() {
-		n := bytes.Count(s.Src, []byte{'\n'}) + 1
-		if uint64(len(s.Src)) > math.MaxUint32 {
-			s.bigStarts = make([]int, 1, n)
-			for i, b := range s.Src {
-				if b == '\n' {
-					s.bigStarts = append(s.bigStarts, i+1)
-				}
+func (s *Source) index() { s.once.Do(s.buildIndex) }
+
+func (s *Source) buildIndex() {
+	n := bytes.Count(s.Src, []byte{'\n'}) + 1
+	if uint64(len(s.Src)) > math.MaxUint32 {
+		s.bigStarts = make([]int, 1, n)
+		for i, b := range s.Src {
+			if b == '\n' {
+				s.bigStarts = append(s.bigStarts, i+1)
 			}
-			return
 		}
-		s.lineStarts = make([]uint32, 1, n)
-		rest, off := s.Src, 0
-		for {
-			i := bytes.IndexByte(rest, '\n')
-			if i < 0 {
-				break
-			}
-			off += i + 1
-			s.lineStarts = append(s.lineStarts, uint32(off))
-			rest = rest[i+1:]
+		return
+	}
+	s.lineStarts = make([]uint32, 1, n)
+	rest, off := s.Src, 0
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
 		}
-	})
+		off += i + 1
+		s.lineStarts = append(s.lineStarts, uint32(off))
+		rest = rest[i+1:]
+	}
 }
 
 // lines is the number of lines (a source without a newline has one).
@@ -145,7 +146,9 @@ func (s *Source) lineStart(i int) int {
 // line index (a file asked back and forth would count its text again and
 // again).
 func (s *Source) PosAt(off int, path string) Pos {
-	s.mustHold()
+	if s.released {
+		s.mustHold()
+	}
 	if off < 0 || off > len(s.Src) {
 		return Pos{Path: path}
 	}
@@ -161,21 +164,21 @@ func (s *Source) PosAt(off int, path string) Pos {
 		// its start.
 		gap := s.Src[from:off]
 		if k := bytes.Count(gap, newline); k == 0 {
-			col += utf8.RuneCount(gap)
+			col += runeCount(gap)
 		} else {
 			ln += k
 			start = from + bytes.LastIndexByte(gap, '\n') + 1
-			col = utf8.RuneCount(s.Src[start:off]) + 1
+			col = runeCount(s.Src[start:off]) + 1
 		}
 	case from-off <= maxBack:
 		ln -= bytes.Count(s.Src[off:from], newline)
 		start = bytes.LastIndexByte(s.Src[:off], '\n') + 1
-		col = utf8.RuneCount(s.Src[start:off]) + 1
+		col = runeCount(s.Src[start:off]) + 1
 	default:
 		s.index()
 		i := sort.Search(s.lines(), func(i int) bool { return s.lineStart(i) > off }) - 1
 		ln, start = i+1, s.lineStart(i)
-		col = utf8.RuneCount(s.Src[start:off]) + 1
+		col = runeCount(s.Src[start:off]) + 1
 	}
 	s.lastLn, s.lastOff, s.lastCol, s.lastStart = ln, off, col, start
 	s.mu.Unlock()
@@ -190,6 +193,18 @@ func (s *Source) PosAt(off int, path string) Pos {
 const maxBack = 1 << 16
 
 var newline = []byte{'\n'}
+
+// runeCount is utf8.RuneCount, eight ASCII bytes at a time: a column is
+// mostly a line's indentation.
+func runeCount(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&highs != 0 {
+			break
+		}
+	}
+	return i + utf8.RuneCount(b[i:])
+}
 
 // Line returns the text of a 1-based line without its line ending.
 func (s *Source) Line(n int) string {
