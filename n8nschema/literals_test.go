@@ -56,10 +56,7 @@ func (t *tree) markLiteralsUnescaping(i uint32) (bare bool) {
 func TestMarkLiteralsAsUnescaping(t *testing.T) {
 	pieces := []string{"=", "{", "{{", "}", "a", `\n`, `\"`, `\\`, `\/`, `\u003d`, `\u003D`, `\u007b`, `\u007B`, `\u0041`, `\t`}
 	rng := rand.New(rand.NewPCG(32, 7))
-	var strs []string
-	for _, s := range []string{`=\n`, `=\"{{`, `\n{{`, `\u003d{{`, `=\u007b{`, `\\=`, `=a\"`, `\"{{ x }}`, `=\u007B\u007B`, `\u003d\n`} {
-		strs = append(strs, s)
-	}
+	strs := []string{`=\n`, `=\"{{`, `\n{{`, `\u003d{{`, `=\u007b{`, `\\=`, `=a\"`, `\"{{ x }}`, `=\u007B\u007B`, `\u003d\n`}
 	for range 20000 {
 		var b strings.Builder
 		for range 1 + rng.IntN(5) {
