@@ -209,7 +209,8 @@ func URLHost(n *n8nschema.Node) string {
 // catalog service such as Gmail, Notion or Google Sheets, or its API
 // host), whose limits hold per mailbox, base or workspace, so that calls
 // with no credential known share nothing known; nothing for a placeholder.
-// It reads only what a released set keeps.
+// It reads the node's credentials (Credential): Summarize and the rules ask
+// it, before the set's sources are released.
 func DependencyIdentity(op *Operation) string {
 	acct, blank := op.Credential()
 	return identityOf(op, strings.ToLower(op.Dependency), acct, blank)
@@ -295,7 +296,7 @@ func sharing(op *Operation) (identity, acct string, perKey bool) {
 // the node calls with credentials whose ids are all a template's blanks
 // (account): which key is not known. It is read where it is asked, not by
 // Build: only DependencyIdentity and PerKey ask, of the operations of a
-// workflow with one that SharesDependency (905 of n8n-real's 10,636),
+// workflow with one that SharesDependency (a tenth of them on the corpus),
 // and reading a node's credentials is ~2,000 instructions.
 func (op *Operation) Credential() (acct string, blank bool) {
 	if op.Spec == nil {

@@ -822,11 +822,7 @@ func mayHoldKey(params Value) bool {
 // name: "name" or one ending in ".name", or a JSON text parameter's, at
 // any depth.
 func keyReadAt(key string) bool {
-	switch key {
-	case "name", "jsonHeaders", "jsonQuery", "jsonBody", "headerParametersJson", "queryParametersJson", "bodyParametersJson", "body":
-		return true
-	}
-	return strings.HasSuffix(key, ".name")
+	return key == "name" || strings.HasSuffix(key, ".name") || slices.Contains(jsonFieldParams[:], key)
 }
 
 // stems are lower-case ASCII words (letters and '-') that a prefilter

@@ -263,7 +263,7 @@ func TestPosAtForward(t *testing.T) {
 	eachCorpusFile(t, "n8n-real", check)
 }
 
-// TestPosAtOrder: PosAt gallops from the last position asked; asked in
+// TestPosAtOrder: PosAt counts from the last position asked; asked in
 // any order, near or far, before or after, every position is the one a
 // source asked nothing before gives.
 func TestPosAtOrder(t *testing.T) {

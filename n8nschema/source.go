@@ -139,8 +139,9 @@ func (s *Source) lineStart(i int) int {
 // PosAt converts a byte offset into a position.
 //
 // Positions are mostly asked for in source order and a few lines apart
-// (the parser asks for its nodes' and connections' in offset order; an
-// audit asks for a few dozen a file, against a line every 30 bytes), so
+// (the parser asks for its nodes' in offset order, a connection's is made
+// only where one is reported; an audit asks for a few dozen a file, against
+// a line every 30 bytes), so
 // PosAt counts the newlines from the last position asked instead of
 // indexing every line; only a position far before the last one reads the
 // line index (a file asked back and forth would count its text again and
