@@ -132,7 +132,13 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // imports it.
 func eachCorpusFile(t *testing.T, name string, fn func(path string, src []byte)) {
 	t.Helper()
-	root := sharedtest.Path(t, "corpus", name)
+	eachJSONFile(t, sharedtest.Path(t, "corpus", name), fn)
+}
+
+// eachJSONFile calls fn with every JSON file below root and fails when
+// there is none.
+func eachJSONFile(t *testing.T, root string, fn func(path string, src []byte)) {
+	t.Helper()
 	n := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {

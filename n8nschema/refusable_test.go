@@ -1,16 +1,10 @@
 package n8nschema
 
 import (
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/stormcheck/stormcheck/internal/sharedtest"
 )
 
 // TestRefusableType: a node of a type RefusableType leaves out, holding no
@@ -151,28 +145,17 @@ func TestRequiresParams(t *testing.T) {
 // of the three corpora, each parsed afresh.
 func eachFixtureNode(t *testing.T, fn func(where string, n *Node)) {
 	t.Helper()
-	roots := []string{"../rules/testdata", "../rules/examples", "../testdata", "../analyze/testdata"}
-	for _, set := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
-		roots = append(roots, sharedtest.Path(t, "corpus", set))
-	}
-	for _, root := range roots {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
-				return err
+	each := func(p string, b []byte) {
+		for _, w := range Parse(NewSource(p, b)).Workflows {
+			for _, n := range w.Nodes {
+				fn(p, n)
 			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			for _, w := range Parse(NewSource(p, b)).Workflows {
-				for _, n := range w.Nodes {
-					fn(p, n)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
+	}
+	for _, root := range []string{"../rules/testdata", "../rules/examples", "../testdata", "../analyze/testdata"} {
+		eachJSONFile(t, root, each)
+	}
+	for _, set := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		eachCorpusFile(t, set, each)
 	}
 }
