@@ -32,7 +32,12 @@ func Each(n int, fn func(i int)) {
 	} else {
 		// The caller is one of the workers: its stack has already grown,
 		// where a new goroutine starts small and copies its stack as it
-		// grows (the rules' pool runs once per audit).
+		// grows (the rules' pool runs once per audit). A nested Each
+		// starts its helper even when every core already runs a job: the
+		// switches at its Wait are where the collector's fractional mark
+		// worker runs (two cores have no dedicated one); without them the
+		// audit's allocations paid the marking as assists and the heap
+		// overshot (docs/performance.md, round 33, perfD33).
 		for range workers - 1 {
 			e.wg.Go(e.work)
 		}
