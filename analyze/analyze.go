@@ -425,7 +425,7 @@ func Run(set *Set, rules []*Rule) []Finding {
 	if len(setWide) == 0 {
 		return fs
 	}
-	return Unique(append(fs, RunSet(Summarize(set), setWide, &set.Options)...))
+	return Unique(fs, RunSet(Summarize(set), setWide, &set.Options))
 }
 
 // runGroup is Run of the rules that need only the set (Rule.Run).
@@ -470,18 +470,27 @@ func runGroup(set *Set, rules []*Rule) []Finding {
 			p.found[j].Fingerprint = Fingerprint(&p.found[j])
 		}
 	})
-	n := 0
+	// The findings are sorted and copied once, by pointers into the
+	// passes' lists in a serial run's order; one alone is its pass's list.
+	n, last := 0, 0
 	for i := range passes {
-		n += len(passes[i].found)
+		if k := len(passes[i].found); k > 0 {
+			n, last = n+k, i
+		}
 	}
-	var all []Finding
-	if n > 0 {
-		all = make([]Finding, 0, n)
+	switch n {
+	case 0:
+		return nil
+	case 1:
+		return passes[last].found[:1:1]
 	}
+	ps := make([]*Finding, 0, n)
 	for i := range passes {
-		all = append(all, passes[i].found...)
+		for j := range passes[i].found {
+			ps = append(ps, &passes[i].found[j])
+		}
 	}
-	return Unique(all)
+	return uniqueOf(ps)
 }
 
 // SortFindings orders findings by file, line, column, rule, node, message.

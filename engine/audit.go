@@ -157,14 +157,13 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 	// is largest here.
 	files := make([]keptFile, len(ins))
 	dirs := make([][]analyze.Directive, len(groups))
-	nwf, nfound := 0, 0
+	nwf := 0
 	for g, r := range done {
 		for k, i := range groups[g] {
 			files[i] = r.files[k]
 			nwf += len(r.files[k].workflows)
 		}
 		dirs[g] = r.dirs
-		nfound += len(r.found)
 	}
 	wfs := make([]analyze.WorkflowSummary, 0, nwf)
 	for i := range files {
@@ -172,15 +171,17 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 		files[i].workflows = nil // the copy in wfs is the one kept
 	}
 	wide := analyze.RunSet(wfs, a.setWide, &s.Analysis)
-	all := make([]analyze.Finding, 0, nfound+len(wide))
+	// Unique copies the groups' findings once, sorted, without joining
+	// them first.
+	lists := make([][]analyze.Finding, 0, len(done)+1)
 	for g := range done {
-		all = append(all, done[g].found...)
+		lists = append(lists, done[g].found)
 		done[g] = group{}
 	}
-	all = append(all, wide...)
+	lists = append(lists, wide)
 	fo := s.Filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	filtered := analyze.FilterOwned(nil, analyze.Unique(all), fo)
+	filtered := analyze.FilterOwned(nil, analyze.Unique(lists...), fo)
 	return s.audited(wfs, files, filtered, 0, a.capture)
 }
 
