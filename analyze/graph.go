@@ -1465,6 +1465,10 @@ func (g *Graph) reachability(sc *scratch) {
 			errStarts = append(errStarts, int32(i))
 		}
 	}
+	// The enabled Error Triggers only: a disabled one starts nothing, and
+	// errStarts[:nErrTrig] must not reach past them (into the error
+	// outputs' targets appended below, or the scratch's stale values).
+	nErrTrig = len(errStarts)
 	starts = g.starts(starts)
 	queue := sc.i32.take(n + len(starts))[:0]
 	g.bfs(starts, g.reach, queue, func(e *Edge) bool { return !g.dead(e) })
