@@ -198,7 +198,7 @@ type Graph struct {
 	effects     []Effect    // effect by index in Nodes
 	effectOnce  []sync.Once // by index in Nodes: each decided when first asked
 	// joins' memo: the runs per execution of parallel branches joined on
-	// one input.
+	// one input; nil when no node can run twice (mayRepeat).
 	joinOnce  sync.Once
 	joinFacts *joinFacts
 	// HandlesFailure's memo: failureFeds by index in Nodes.

@@ -159,157 +159,228 @@ func cmpLabel(a, b joinLabel) int {
 // fanKey is one output of one node.
 type fanKey struct{ node, out int32 }
 
-// joins computes joinFacts once per graph: one pass over the main edges
-// in topological order of their components (edges inside a cycle are
-// left out: a loop's rounds are counted by the loop rules).
+// joins computes joinFacts once per graph, nil when no node can run
+// twice in one execution (mayRepeat): most graphs, and no reader needs
+// more of them.
 func (g *Graph) joins() *joinFacts {
 	g.joinOnce.Do(func() {
-		n := len(g.Nodes)
-		f := &joinFacts{runs: make([]int32, n), join: make([]int32, n), same: make([]int32, n)}
-		lab := make([]joinLabel, n)
-		depth := make([]int32, n) // the fan-outs above lab[i]: 0 for a join's or trigger's own branch
-		mask := make([]uint64, n) // the triggers that reach each node, one bit each (mod 64)
-		waits := make([]bool, n)
-		live := func(e *Edge) bool { return e.Type == ConnMain && !g.dead(e) && g.comp[e.from] != g.comp[e.to] }
-		allMatch := make([]bool, n)
-		for i, nd := range g.Nodes {
-			allMatch[i] = nd.Type == n8nschema.TypeSwitch && nd.TypeVersion >= 3 &&
-				(nd.Params().Get("mode").Str() == "" || nd.Params().Get("mode").Str() == "rules") &&
-				nd.Params().Get("options.allMatchingOutputs").True()
+		if g.mayRepeat() {
+			g.joinFacts = g.countJoins()
 		}
-		// outKey is the output e leaves by, every regular output of a
-		// Switch that sends to all matching rules being one.
-		outKey := func(e *Edge) int32 {
-			if allMatch[e.from] && !e.Error {
-				return allOut
-			}
-			return int32(e.Output)
-		}
-		// The outputs that feed more than one node (one output wired
-		// twice to a node counts once): each node's live edges sorted by
-		// output and target, two targets side by side.
-		fans := map[fanKey]bool{}
-		var outs [][2]int32
-		for u := range g.Nodes {
-			outs = outs[:0]
-			for _, e := range g.outs(u) {
-				if live(e) {
-					outs = append(outs, [2]int32{outKey(e), e.to})
-				}
-			}
-			if len(outs) < 2 {
-				continue
-			}
-			slices.SortFunc(outs, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-			for k := 1; k < len(outs); k++ {
-				if outs[k][0] == outs[k-1][0] && outs[k][1] != outs[k-1][1] {
-					fans[fanKey{int32(u), outs[k][0]}] = true
-				}
-			}
-		}
-		for _, e := range g.Edges {
-			if e.Type == ConnMain && e.Input > 0 {
-				waits[e.to] = true
-			}
-		}
-		for _, e := range g.Unrun {
-			if e.Type == ConnMain && e.Input > 0 {
-				if j, ok := g.index(e.To); ok {
-					waits[j] = true
-				}
-			}
-		}
-		starts := g.starts(nil)
-		for k, s := range starts {
-			f.runs[s], mask[s] = 1, 1<<(k%64)
-		}
-		// Components are numbered in reverse topological order.
-		order := make([]int32, n)
-		for i := range order {
-			order[i] = int32(i)
-		}
-		slices.SortStableFunc(order, func(a, b int32) int { return int(g.comp[b]) - int(g.comp[a]) })
-		var ins []joinIn
-		for _, i := range order {
-			f.join[i], f.same[i] = -1, -1
-			lab[i] = joinLabel{i, -1, -1}
-			if f.runs[i] > 0 || g.sub[i] {
-				continue // a trigger, or a sub-node run by its root
-			}
-			ins = ins[:0]
-			for _, e := range g.ins(int(i)) {
-				p := e.from
-				if !live(e) || f.runs[p] == 0 {
+	})
+	return g.joinFacts
+}
+
+// joinLive reports whether e is a main edge joinFacts follows: not dead,
+// and not inside a cycle (a loop's rounds are counted by the loop rules).
+func (g *Graph) joinLive(e *Edge) bool {
+	return e.Type == ConnMain && g.comp[e.from] != g.comp[e.to] && !g.dead(e)
+}
+
+// mayJoinLive is joinLive without its dead test, which costs more than
+// the edges it rules out spare mayRepeat.
+func (g *Graph) mayJoinLive(e *Edge) bool {
+	return e.Type == ConnMain && g.comp[e.from] != g.comp[e.to]
+}
+
+// mayRepeat reports whether g holds what a node's runs need to add up in
+// countJoins: a node that live main edges enter from two different
+// outputs, none of them into a second input (ins then keeps two parents;
+// a node with one way in runs as often as that parent, and one that waits
+// for a second input runs once), and an output wired to two different
+// nodes (a fan: without one every branch label is a node's own and
+// branchRuns only takes the most). A Switch's outputs count as one output
+// here, as outKey counts them when it sends to all matching rules.
+func (g *Graph) mayRepeat() bool {
+	join, fan := false, false
+	var buf [8]*Edge
+	for i := range g.Nodes {
+		if !join {
+			var first *Edge
+			for _, e := range g.ins(i) {
+				if e.Input > 0 || !g.mayJoinLive(e) {
 					continue
 				}
-				l := lab[p]
-				if fans[fanKey{p, outKey(e)}] {
-					l = joinLabel{p, outKey(e), i} // one of the branches p's output starts
-				}
-				ins = append(ins, joinIn{l, f.runs[p], mask[p], p, int32(e.Output)})
-			}
-			// One output wired twice to this node counts once.
-			slices.SortFunc(ins, func(a, b joinIn) int {
-				if a.lab != b.lab {
-					return cmpLabel(a.lab, b.lab)
-				}
-				if a.from != b.from {
-					return int(a.from) - int(b.from)
-				}
-				return int(a.out) - int(b.out)
-			})
-			ins = slices.CompactFunc(ins, func(a, b joinIn) bool { return a.from == b.from && a.out == b.out })
-			if len(ins) == 0 {
-				continue
-			}
-			best, top := int32(0), int32(-1) // the parent with the most runs
-			for _, x := range ins {
-				mask[i] |= x.mask
-				if x.runs > best {
-					best, top = x.runs, x.from
-				}
-			}
-			if ins[0].lab == ins[len(ins)-1].lab {
-				lab[i] = ins[0].lab // one way in, or alternatives that meet again
-				if l := lab[i]; l.out != -1 {
-					depth[i] = depth[l.node] + 1
-				}
-			}
-			runs := best
-			if !waits[i] && len(ins) > 1 {
-				// Per trigger: branches that never run in one execution
-				// do not add up.
-				for m := mask[i]; m != 0; m &= m - 1 {
-					runs = max(runs, branchRuns(ins, uint64(1)<<bits.TrailingZeros64(m), lab, depth))
-				}
-			}
-			f.runs[i] = runs
-			switch {
-			case runs < 2:
-			case runs > best:
-				f.join[i] = i
-			default:
-				f.join[i] = f.join[top]
-			}
-			if runs < 2 {
-				continue
-			}
-			// The runs repeat one output when this node builds it
-			// without its items, or a parent whose runs do feeds it.
-			if g.sameOutput(int(i), f.runs) {
-				f.same[i] = i
-				continue
-			}
-			for _, x := range ins {
-				if f.same[x.from] >= 0 && x.runs >= 2 {
-					f.same[i] = f.same[x.from]
+				if first == nil {
+					first = e
+				} else if e.from != first.from || e.Output != first.Output {
+					join = true
 					break
 				}
 			}
 		}
-		g.joinFacts = f
-	})
-	return g.joinFacts
+		if !fan {
+			sw := g.Nodes[i].Type == n8nschema.TypeSwitch
+			es := buf[:0]
+			for _, e := range g.outs(i) {
+				if g.mayJoinLive(e) {
+					es = append(es, e)
+				}
+			}
+			for a := 0; a < len(es) && !fan; a++ {
+				for _, b := range es[a+1:] {
+					if b.to != es[a].to && (sw || b.Output == es[a].Output) {
+						fan = true
+						break
+					}
+				}
+			}
+		}
+		if join && fan {
+			return true
+		}
+	}
+	return false
+}
+
+// countJoins computes joinFacts: one pass over the main edges in
+// topological order of their components (edges inside a cycle are left
+// out: a loop's rounds are counted by the loop rules).
+func (g *Graph) countJoins() *joinFacts {
+	n := len(g.Nodes)
+	f := &joinFacts{runs: make([]int32, n), join: make([]int32, n), same: make([]int32, n)}
+	lab := make([]joinLabel, n)
+	depth := make([]int32, n) // the fan-outs above lab[i]: 0 for a join's or trigger's own branch
+	mask := make([]uint64, n) // the triggers that reach each node, one bit each (mod 64)
+	waits := make([]bool, n)
+	live := g.joinLive
+	allMatch := make([]bool, n)
+	for i, nd := range g.Nodes {
+		allMatch[i] = nd.Type == n8nschema.TypeSwitch && nd.TypeVersion >= 3 &&
+			(nd.Params().Get("mode").Str() == "" || nd.Params().Get("mode").Str() == "rules") &&
+			nd.Params().Get("options.allMatchingOutputs").True()
+	}
+	// outKey is the output e leaves by, every regular output of a
+	// Switch that sends to all matching rules being one.
+	outKey := func(e *Edge) int32 {
+		if allMatch[e.from] && !e.Error {
+			return allOut
+		}
+		return int32(e.Output)
+	}
+	// The outputs that feed more than one node (one output wired
+	// twice to a node counts once): each node's live edges sorted by
+	// output and target, two targets side by side.
+	fans := map[fanKey]bool{}
+	var outs [][2]int32
+	for u := range g.Nodes {
+		outs = outs[:0]
+		for _, e := range g.outs(u) {
+			if live(e) {
+				outs = append(outs, [2]int32{outKey(e), e.to})
+			}
+		}
+		if len(outs) < 2 {
+			continue
+		}
+		slices.SortFunc(outs, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		for k := 1; k < len(outs); k++ {
+			if outs[k][0] == outs[k-1][0] && outs[k][1] != outs[k-1][1] {
+				fans[fanKey{int32(u), outs[k][0]}] = true
+			}
+		}
+	}
+	for _, e := range g.Edges {
+		if e.Type == ConnMain && e.Input > 0 {
+			waits[e.to] = true
+		}
+	}
+	for _, e := range g.Unrun {
+		if e.Type == ConnMain && e.Input > 0 {
+			if j, ok := g.index(e.To); ok {
+				waits[j] = true
+			}
+		}
+	}
+	starts := g.starts(nil)
+	for k, s := range starts {
+		f.runs[s], mask[s] = 1, 1<<(k%64)
+	}
+	// Components are numbered in reverse topological order.
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return int(g.comp[b]) - int(g.comp[a]) })
+	var ins []joinIn
+	for _, i := range order {
+		f.join[i], f.same[i] = -1, -1
+		lab[i] = joinLabel{i, -1, -1}
+		if f.runs[i] > 0 || g.sub[i] {
+			continue // a trigger, or a sub-node run by its root
+		}
+		ins = ins[:0]
+		for _, e := range g.ins(int(i)) {
+			p := e.from
+			if !live(e) || f.runs[p] == 0 {
+				continue
+			}
+			l := lab[p]
+			if fans[fanKey{p, outKey(e)}] {
+				l = joinLabel{p, outKey(e), i} // one of the branches p's output starts
+			}
+			ins = append(ins, joinIn{l, f.runs[p], mask[p], p, int32(e.Output)})
+		}
+		// One output wired twice to this node counts once.
+		slices.SortFunc(ins, func(a, b joinIn) int {
+			if a.lab != b.lab {
+				return cmpLabel(a.lab, b.lab)
+			}
+			if a.from != b.from {
+				return int(a.from) - int(b.from)
+			}
+			return int(a.out) - int(b.out)
+		})
+		ins = slices.CompactFunc(ins, func(a, b joinIn) bool { return a.from == b.from && a.out == b.out })
+		if len(ins) == 0 {
+			continue
+		}
+		best, top := int32(0), int32(-1) // the parent with the most runs
+		for _, x := range ins {
+			mask[i] |= x.mask
+			if x.runs > best {
+				best, top = x.runs, x.from
+			}
+		}
+		if ins[0].lab == ins[len(ins)-1].lab {
+			lab[i] = ins[0].lab // one way in, or alternatives that meet again
+			if l := lab[i]; l.out != -1 {
+				depth[i] = depth[l.node] + 1
+			}
+		}
+		runs := best
+		if !waits[i] && len(ins) > 1 {
+			// Per trigger: branches that never run in one execution
+			// do not add up.
+			for m := mask[i]; m != 0; m &= m - 1 {
+				runs = max(runs, branchRuns(ins, uint64(1)<<bits.TrailingZeros64(m), lab, depth))
+			}
+		}
+		f.runs[i] = runs
+		switch {
+		case runs < 2:
+		case runs > best:
+			f.join[i] = i
+		default:
+			f.join[i] = f.join[top]
+		}
+		if runs < 2 {
+			continue
+		}
+		// The runs repeat one output when this node builds it
+		// without its items, or a parent whose runs do feeds it.
+		if g.sameOutput(int(i), f.runs) {
+			f.same[i] = i
+			continue
+		}
+		for _, x := range ins {
+			if f.same[x.from] >= 0 && x.runs >= 2 {
+				f.same[i] = f.same[x.from]
+				break
+			}
+		}
+	}
+	return f
 }
 
 // sameOutput reports whether node i, run more than once in an execution,
@@ -419,7 +490,7 @@ func (g *Graph) RepeatedRuns(n *n8nschema.Node) (RepeatedRun, bool) {
 		return RepeatedRun{}, false
 	}
 	f := g.joins()
-	if f.same[i] < 0 || f.join[i] < 0 {
+	if f == nil || f.same[i] < 0 || f.join[i] < 0 {
 		return RepeatedRun{}, false
 	}
 	var branches []*n8nschema.Node
@@ -554,5 +625,9 @@ func (g *Graph) Runs(n *n8nschema.Node) int {
 	if !ok {
 		return 0
 	}
-	return int(g.joins().runs[i])
+	f := g.joins()
+	if f == nil {
+		f = g.countJoins() // no node runs twice; the count tells reached from not
+	}
+	return int(f.runs[i])
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/internal/corpustest"
 )
 
 // joinWorkflow builds a workflow from "Name=type" nodes (a short type
@@ -94,6 +96,7 @@ func TestJoinRuns(t *testing.T) {
 				t.Errorf("%s: Runs(%s) = %d, want %d", tc.name, name, got, want)
 			}
 		}
+		checkMayRepeat(t, tc.name, g)
 	}
 }
 
@@ -207,5 +210,38 @@ func TestJoinRunsAllMatchingSwitch(t *testing.T) {
 		if got := g.Runs(g.Node("J")); got != tc.want {
 			t.Errorf("%s: Runs(J) = %d, want %d", tc.name, got, tc.want)
 		}
+		checkMayRepeat(t, tc.name, g)
 	}
+}
+
+// checkMayRepeat fails when mayRepeat rules out graph g (joins answers
+// nil) though a node of it runs twice in one execution (countJoins).
+func checkMayRepeat(t *testing.T, name string, g *Graph) (twice bool) {
+	t.Helper()
+	for i, r := range g.countJoins().runs {
+		if r >= 2 {
+			if !g.mayRepeat() {
+				t.Errorf("%s: node %q runs %d times, but mayRepeat rules the graph out", name, g.Nodes[i].Name, r)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// TestMayRepeatCorpus holds mayRepeat, the test that spares most graphs
+// the joins' count, to that count on every workflow of the corpora.
+func TestMayRepeatCorpus(t *testing.T) {
+	graphs, pass, twice := 0, 0, 0
+	for _, w := range corpustest.Workflows(t) {
+		g := BuildGraph(w)
+		graphs++
+		if g.mayRepeat() {
+			pass++
+		}
+		if checkMayRepeat(t, w.Name, g) {
+			twice++
+		}
+	}
+	t.Logf("%d graphs, %d pass mayRepeat, %d with a node run twice", graphs, pass, twice)
 }
