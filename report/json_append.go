@@ -77,6 +77,29 @@ func (a *jsonAppender) key(k string) {
 
 const commaNewlineSpaces = ",\n" + indentSpaces
 
+// member starts the next member of an object at a depth the caller
+// knows: k is the member's whole start as key writes it, a comma, the
+// newline and indent of that depth (at1 … at3) and the quoted name with
+// its colon and space (at3+`"node": `), one constant the compiler joins.
+// The comma is left out before the first member. The workflows, their
+// operations and the findings, each at one depth always, write their
+// members so: one append of a constant each, where key makes two and
+// reckons the indent (key was a fifth of the JSON render's instructions).
+func (a *jsonAppender) member(k string) {
+	if a.empty {
+		k = k[1:]
+	}
+	a.empty = false
+	a.b = append(a.b, k...)
+}
+
+// What starts a member at depths 1 and 3 below an element (key's
+// commaNewlineSpaces[:2+4+2*depth]).
+const (
+	at1 = ",\n      "
+	at3 = ",\n          "
+)
+
 func (a *jsonAppender) str(s string) { a.b = appendJSONString(a.b, s) }
 
 func (a *jsonAppender) int(v int) { a.b = strconv.AppendInt(a.b, int64(v), 10) }
@@ -244,19 +267,19 @@ func (a *jsonAppender) factors(fs []jsonFactor) {
 
 func (a *jsonAppender) workflow(w *jsonWorkflow) {
 	a.open('{')
-	a.key(`"file": `)
+	a.member(at1 + `"file": `)
 	a.str(w.File)
-	a.key(`"id": `)
+	a.member(at1 + `"id": `)
 	a.str(w.ID)
-	a.key(`"name": `)
+	a.member(at1 + `"name": `)
 	a.str(w.Name)
-	a.key(`"nodes": `)
+	a.member(at1 + `"nodes": `)
 	a.int(w.Nodes)
-	a.key(`"max_attempts": `)
+	a.member(at1 + `"max_attempts": `)
 	a.intPtr(w.MaxAttempts)
-	a.key(`"unbounded": `)
+	a.member(at1 + `"unbounded": `)
 	a.bool(w.Unbounded)
-	a.key(`"operations": `)
+	a.member(at1 + `"operations": `)
 	if w.Operations == nil {
 		a.null()
 	} else {
@@ -272,74 +295,74 @@ func (a *jsonAppender) workflow(w *jsonWorkflow) {
 
 func (a *jsonAppender) operation(o *jsonOperation) {
 	a.open('{')
-	a.key(`"node": `)
+	a.member(at3 + `"node": `)
 	a.str(o.Node)
-	a.key(`"type": `)
+	a.member(at3 + `"type": `)
 	a.str(o.Type)
-	a.key(`"dependency": `)
+	a.member(at3 + `"dependency": `)
 	a.str(o.Dependency)
-	a.key(`"paid": `)
+	a.member(at3 + `"paid": `)
 	a.bool(o.Paid)
-	a.key(`"write": `)
+	a.member(at3 + `"write": `)
 	a.bool(o.Write)
-	a.key(`"attempts": `)
+	a.member(at3 + `"attempts": `)
 	a.intPtr(o.Attempts)
-	a.key(`"unbounded": `)
+	a.member(at3 + `"unbounded": `)
 	a.bool(o.Unbounded)
-	a.key(`"calls_per_item": `)
+	a.member(at3 + `"calls_per_item": `)
 	a.intPtr(o.CallsPerItem)
 	if o.CallsDown != 0 {
-		a.key(`"calls_per_item_while_down": `)
+		a.member(at3 + `"calls_per_item_while_down": `)
 		a.int(o.CallsDown)
 	}
 	if o.FirstEnds {
-		a.key(`"first_failure_ends_try": `)
+		a.member(at3 + `"first_failure_ends_try": `)
 		a.bool(o.FirstEnds)
 	}
-	a.key(`"factors": `)
+	a.member(at3 + `"factors": `)
 	a.factors(o.Factors)
-	a.key(`"model": `)
+	a.member(at3 + `"model": `)
 	a.str(o.Model)
-	a.key(`"spend_per_item_usd": `)
+	a.member(at3 + `"spend_per_item_usd": `)
 	a.float64Ptr(o.SpendPerItemUSD)
-	a.key(`"spend_per_execution_usd": `)
+	a.member(at3 + `"spend_per_execution_usd": `)
 	a.float64Ptr(o.SpendPerExecutionUSD)
 	a.close('}')
 }
 
 func (a *jsonAppender) finding(f *jsonFinding) {
 	a.open('{')
-	a.key(`"rule": `)
+	a.member(at1 + `"rule": `)
 	a.str(f.Rule)
-	a.key(`"name": `)
+	a.member(at1 + `"name": `)
 	a.str(f.Name)
-	a.key(`"severity": `)
+	a.member(at1 + `"severity": `)
 	a.str(f.Severity)
-	a.key(`"confidence": `)
+	a.member(at1 + `"confidence": `)
 	a.str(f.Confidence)
-	a.key(`"file": `)
+	a.member(at1 + `"file": `)
 	a.str(f.File)
-	a.key(`"line": `)
+	a.member(at1 + `"line": `)
 	a.int(f.Line)
-	a.key(`"column": `)
+	a.member(at1 + `"column": `)
 	a.int(f.Column)
-	a.key(`"workflow": `)
+	a.member(at1 + `"workflow": `)
 	a.str(f.Workflow)
-	a.key(`"workflow_id": `)
+	a.member(at1 + `"workflow_id": `)
 	a.str(f.WorkflowID)
-	a.key(`"node": `)
+	a.member(at1 + `"node": `)
 	a.str(f.Node)
-	a.key(`"message": `)
+	a.member(at1 + `"message": `)
 	a.str(f.Message)
-	a.key(`"fix": `)
+	a.member(at1 + `"fix": `)
 	a.str(f.Fix)
-	a.key(`"help_uri": `)
+	a.member(at1 + `"help_uri": `)
 	a.str(f.HelpURI)
-	a.key(`"fingerprint": `)
+	a.member(at1 + `"fingerprint": `)
 	a.str(f.Fingerprint)
-	a.key(`"chain": `)
+	a.member(at1 + `"chain": `)
 	a.factors(f.Chain)
-	a.key(`"related": `)
+	a.member(at1 + `"related": `)
 	if f.Related == nil {
 		a.null()
 	} else {
@@ -360,9 +383,9 @@ func (a *jsonAppender) finding(f *jsonFinding) {
 		}
 		a.close(']')
 	}
-	a.key(`"repair": `)
+	a.member(at1 + `"repair": `)
 	a.repair(f.Repair)
-	a.key(`"no_repair_reason": `)
+	a.member(at1 + `"no_repair_reason": `)
 	if f.NoRepairReason == nil {
 		a.null()
 	} else {

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stormcheck/stormcheck/analyze"
@@ -79,7 +80,7 @@ because an audit that reads every copy counts the workflow's calls once for each
 			}
 			related := make([]analyze.Related, len(others))
 			for i, o := range others {
-				related[i] = analyze.Related{File: o.Source.Name, Pos: o.Pos, Source: o.Source, Message: fmt.Sprintf("workflow %q has the id %q too", o.Label(), id)}
+				related[i] = analyze.Related{File: o.Source.Name, Pos: o.Pos, Source: o.Source, Message: "workflow " + strconv.Quote(o.Label()) + " has the id " + strconv.Quote(id) + " too"}
 			}
 			var msg string
 			copies := !slices.ContainsFunc(others, func(o *analyze.WorkflowSummary) bool { return !copiesOf(f, o) })
@@ -116,7 +117,7 @@ func someLabels(ws []*analyze.WorkflowSummary, n int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%q", w.Label())
+		b.WriteString(strconv.Quote(w.Label()))
 	}
 	if len(ws) > n {
 		fmt.Fprintf(&b, " and %d more", len(ws)-n)

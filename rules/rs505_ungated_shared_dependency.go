@@ -127,10 +127,11 @@ re-run it, with the sub-node named.`,
 			reported := map[string]bool{}
 			for j := range w.Operations {
 				op := &w.Operations[j]
-				dep, d := strings.ToLower(op.Dependency), g.key(w, op)
+				d := g.key(w, op)
 				if !op.StrainsDependency() || d == "" || reported[d] || len(g.users[d])-g.folded[d] < 2 || g.runs[d] < 2 || g.attempts[d] <= g.runs[d] && !g.unbounded[d] || !g.machine[d].storm() {
 					continue
 				}
+				dep := strings.ToLower(op.Dependency)
 				if gated(pass.Options, dep) {
 					continue
 				}

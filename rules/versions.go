@@ -37,8 +37,15 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // the older is what a version is for.
 func versionsOf(a, b *analyze.WorkflowSummary) bool {
 	marksDiffer := func(x, y string) bool {
-		mx, my := versionMarks(x), versionMarks(y)
-		return len(mx) > 0 && len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00")
+		if x == y { // copies share their names
+			return false
+		}
+		mx := versionMarks(x)
+		if len(mx) == 0 {
+			return false
+		}
+		my := versionMarks(y)
+		return len(my) > 0 && strings.Join(mx, "\x00") != strings.Join(my, "\x00")
 	}
 	// Names must be the same but for the mark ("Sync v2"); paths may
 	// differ beside it, as folders do ("5 v1 menu/…", "5 v2 menu-tts/…"),
@@ -47,7 +54,7 @@ func versionsOf(a, b *analyze.WorkflowSummary) bool {
 	// Snapshots of one saved version (n8n gives each save a new
 	// versionId) that the owner edited apart and labelled ("almost
 	// there", "known good"); an unedited copy stays a copy.
-	saved := a.VersionID != "" && a.VersionID == b.VersionID && (strings.Join(strings.Fields(a.Name), " ") != strings.Join(strings.Fields(b.Name), " ") || a.Nodes != b.Nodes)
+	saved := a.VersionID != "" && a.VersionID == b.VersionID && (!sameSpacedName(a, b) || a.Nodes != b.Nodes)
 	if !saved && !namesMarked && !marksDiffer(a.Source.Name, b.Source.Name) {
 		return false
 	}
@@ -61,8 +68,18 @@ func versionsOf(a, b *analyze.WorkflowSummary) bool {
 // from. Importing both keeps the one imported last (n8n import:workflow
 // upserts on the id), which is the owner's choice of version.
 func copiesOf(a, b *analyze.WorkflowSummary) bool {
+	return a.Name != "" && sameSpacedName(a, b) && nearContent(a, b)
+}
+
+// sameSpacedName reports two workflows whose names are the same but for
+// spacing. Copies (nearly every pair the rule compares) have one name:
+// only names that differ are split into words.
+func sameSpacedName(a, b *analyze.WorkflowSummary) bool {
+	if a.Name == b.Name {
+		return true
+	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	return a.Name != "" && norm(a.Name) == norm(b.Name) && nearContent(a, b)
+	return norm(a.Name) == norm(b.Name)
 }
 
 // nearContent reports two workflows whose content is near the same: the
@@ -73,27 +90,31 @@ func nearContent(a, b *analyze.WorkflowSummary) bool {
 	if lo, hi := min(a.Nodes, b.Nodes), max(a.Nodes, b.Nodes); 3*lo < 2*hi && hi-lo > 3 {
 		return false
 	}
-	in := func(x, y *analyze.WorkflowSummary) (shared, all int) {
-		calls := map[string]bool{}
-		for _, op := range y.Operations {
-			calls[op.Type+"\x00"+op.Dependency] = true
-		}
-		seen := map[string]bool{}
-		for _, op := range x.Operations {
-			if k := op.Type + "\x00" + op.Dependency; !seen[k] {
-				seen[k] = true
-				all++
-				if calls[k] {
-					shared++
-				}
-			}
-		}
-		return shared, all
+	// Of the kinds of call each makes, the smaller's count: the kinds
+	// both make are the same either way round.
+	ka, kb := callKinds(a), callKinds(b)
+	if len(kb) < len(ka) {
+		ka, kb = kb, ka
 	}
-	// The smaller's kinds of call are mostly the other's: a version grows.
-	shared, all := in(a, b)
-	if s2, a2 := in(b, a); a2 < all {
-		shared, all = s2, a2
+	shared := 0
+	for k := range ka {
+		if kb[k] {
+			shared++
+		}
 	}
+	all := len(ka)
 	return all == 0 || 5*shared >= 4*all
+}
+
+// callKind is a kind of call: a node type and the service it calls.
+type callKind struct{ typ, dependency string }
+
+// callKinds are the kinds of call w makes.
+func callKinds(w *analyze.WorkflowSummary) map[callKind]bool {
+	kinds := make(map[callKind]bool, len(w.Operations))
+	for i := range w.Operations {
+		op := &w.Operations[i]
+		kinds[callKind{op.Type, op.Dependency}] = true
+	}
+	return kinds
 }
