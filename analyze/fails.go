@@ -925,10 +925,10 @@ func BehindNearest(g *Graph, starts ...*n8nschema.Node) (first, nearest map[*n8n
 }
 
 func behindFrom(g *Graph, starts []*n8nschema.Node, withNearest bool) (behind, nearest map[*n8nschema.Node]*n8nschema.Node) {
-	live := LiveFrom(g, starts...)
 	if g.fails == nil {
-		return nil, nil
+		return nil, nil // no node fails on every item: nothing is behind one
 	}
+	live := LiveFrom(g, starts...)
 	behind = map[*n8nschema.Node]*n8nschema.Node{}
 	if withNearest {
 		nearest = map[*n8nschema.Node]*n8nschema.Node{}

@@ -272,8 +272,9 @@ type Graph struct {
 	ranOnce sync.Once
 	// runWalks counts the triggerRuns walks, for TestUnrunNodeRefOnce.
 	runWalks atomic.Int32
-	// readIn memoizes oneMainIn for laterSiblingRead (oneMainInMemo).
-	readIn map[int32]*Edge
+	// readIn memoizes oneMainIn for laterSiblingRead by index
+	// (oneMainInMemo; noMainIn for none).
+	readIn []*Edge
 	// heads holds, by index, each node's fan-out head (branchHeadOf).
 	heads []branchHead
 	// onceIn holds, by index, whether a node runs once per execution by
@@ -2175,7 +2176,9 @@ func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 		return false
 	}
 	i := int(e.from)
-	if g.aborts != nil && g.aborts[i] || g.cut[e] || byFailing && g.failCut[e] != nil || g.failsOnEdge(e) {
+	// Each map is made only for a graph where one of its reasons holds
+	// (most have none): tested for nil first, not looked up.
+	if g.aborts != nil && g.aborts[i] || g.cut != nil && g.cut[e] || byFailing && g.failCut != nil && g.failCut[e] != nil || g.failsOnEdge(e) {
 		return true
 	}
 	if g.neverTrue != nil && g.neverTrue[i] && (e.Output == 0 || e.Error) {

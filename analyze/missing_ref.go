@@ -963,19 +963,29 @@ func (g *Graph) sendsTwice(e *Edge) bool {
 	return *m&(1<<e.Output) != 0
 }
 
-// oneMainInMemo is oneMainIn, each node's read once (readIn): a node with
-// many inputs may be the parent, or the node read, of many readers.
+// oneMainInMemo is oneMainIn, each node's read once (readIn, by index):
+// a node with many inputs may be the parent, or the node read, of many
+// readers.
 func (g *Graph) oneMainInMemo(i int) *Edge {
-	e, seen := g.readIn[int32(i)]
-	if !seen {
-		if g.readIn == nil {
-			g.readIn = map[int32]*Edge{}
+	if g.readIn == nil {
+		g.readIn = make([]*Edge, len(g.Nodes))
+	}
+	e := g.readIn[i]
+	if e == nil {
+		if e = g.oneMainIn(i); e == nil {
+			e = noMainIn
 		}
-		e = g.oneMainIn(i)
-		g.readIn[int32(i)] = e
+		g.readIn[i] = e
+	}
+	if e == noMainIn {
+		return nil
 	}
 	return e
 }
+
+// noMainIn stands in readIn for a node read and found to have no one main
+// input.
+var noMainIn = new(Edge)
 
 // jsCode is the JavaScript of a Code node: its jsCode when written out,
 // not an expression, in JavaScript (Code v1 has no language parameter).
@@ -1092,6 +1102,9 @@ func (g *Graph) LaterSiblingRead(n *n8nschema.Node) (JoinRead, bool) {
 	i, known := g.index(n)
 	if !known || n.Disabled {
 		return JoinRead{}, false
+	}
+	if g.joinReads == nil {
+		return JoinRead{}, false // most graphs have none: no look-up
 	}
 	jr, ok := g.joinReads[int32(i)]
 	if ok && jr.Sure {

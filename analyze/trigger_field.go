@@ -612,7 +612,7 @@ func (g *Graph) markFieldThrows(i int) {
 // carries, though not on its other inputs' (noSess, fieldThrows): its
 // items stop there.
 func (g *Graph) failsOnEdge(e *Edge) bool {
-	return g.noSess[e] || g.fieldThrows[e]
+	return g.noSess != nil && g.noSess[e] || g.fieldThrows != nil && g.fieldThrows[e]
 }
 
 // TriggerFieldThrow reports a Code, Function or Function Item node whose

@@ -33,20 +33,20 @@ func (g *Graph) waitStops() {
 	if g.fails == nil || len(g.Unloadable) > 0 {
 		return
 	}
-	inputs := make(map[int32]int) // connected main inputs by node, Unrun connections included
+	inputs := make([]int, len(g.Nodes)) // connected main inputs by node index, Unrun connections included
 	for _, e := range g.Edges {
 		if e.Type == ConnMain && e.Input+1 > inputs[e.to] {
 			inputs[e.to] = e.Input + 1
 		}
 	}
 	for _, e := range g.Unrun {
-		if i, ok := g.index(e.To); ok && e.Input+1 > inputs[int32(i)] {
-			inputs[int32(i)] = e.Input + 1
+		if i, ok := g.index(e.To); ok && e.Input+1 > inputs[i] {
+			inputs[i] = e.Input + 1
 		}
 	}
 	var waiting []int
 	for i := range g.Nodes {
-		if inputs[int32(i)] > 1 {
+		if inputs[i] > 1 {
 			waiting = append(waiting, i)
 		}
 	}
@@ -70,7 +70,7 @@ func (g *Graph) waitStops() {
 			continue
 		}
 		ins := g.ins(m)
-		for k := 0; k < inputs[int32(m)]; k++ {
+		for k := 0; k < inputs[m]; k++ {
 			var first *n8nschema.Node
 			fed, any := false, false
 			for _, e := range ins {
