@@ -107,7 +107,12 @@ type Node struct {
 	// isExpression), so it sends that one as it is (RS012). Set when the
 	// parameters are parsed.
 	BareBraces bool
-	OnError    string
+	// described is set when desc and descAt hold what DescribeNode says
+	// of the node (Describe): its entry in the node table (nil for a
+	// type n8n does not describe) and the index of the version taken in
+	// the entry's versions.
+	described bool
+	OnError   string
 
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
@@ -127,6 +132,7 @@ type Node struct {
 	// indexed (indexHot): many facts read them of the same node.
 	hot     [nHot]uint8
 	indexed bool
+	descAt  uint8
 	creds   uint32
 	// params, maxTries and waitTries are the tree nodes of the members
 	// "parameters", "maxTries" and "waitBetweenTries" (0 when absent):
@@ -135,6 +141,7 @@ type Node struct {
 	// and Params, MaxTries and WaitBetweenTries make the Values.
 	params, maxTries, waitTries uint32
 	wf                          *Workflow // the workflow the node is in (nil when made by hand)
+	desc                        *nodeEntry
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]

@@ -542,6 +542,9 @@ func (wp *wfParser) nodes(nodes Value) {
 			// reports it (analyze.Graph.Unloadable).
 			n.Type = ""
 		}
+		if !n.IsSticky() {
+			n.describe()
+		}
 		if n.Name == "" {
 			if n.Type == "" {
 				// The editor skips a node with no type at import, with the
