@@ -158,6 +158,16 @@ func (n *Node) Param(path string) (Value, bool) {
 		if len(path) > len("options.") && path[:len("options.")] == "options." {
 			return n.hotParam(hotOptions, path, path[len("options."):])
 		}
+		if t := n.Value.t; n.params != 0 && t.nodes[n.params].kind() == Object {
+			// Indexed parameters keep their path as is: what
+			// n.Params().Get(path) gives, without making the Value of
+			// the parameters first.
+			i, spelled, ok := t.lookup(n.params, path)
+			if !ok {
+				return missing(n.paramsPath, path), false
+			}
+			return Value{t: t, i: i, form: pathJoined, odd: n.Value.odd || !spelled, path: n.paramsPath, elem: path}, true
+		}
 	}
 	v := n.Params().Get(path)
 	return v, v.Exists()
