@@ -684,7 +684,7 @@ func MessageToolCalls(n *n8nschema.Node) (calls int, unbounded, ok bool) {
 	}
 	res := n.Params().Get("resource").Str()
 	if res == "" {
-		d, _ := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		d, _ := n.Describe()
 		res = d.DefaultResource()
 	}
 	if res != "text" || OperationName(n) != want {

@@ -1177,7 +1177,7 @@ func declaredOutputs(n *n8nschema.Node) (int, bool) {
 		}
 		return 1, true
 	}
-	if d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion); ok && d.Outputs() >= 0 {
+	if d, ok := n.Describe(); ok && d.Outputs() >= 0 {
 		return d.Outputs(), true
 	}
 	return 1, false

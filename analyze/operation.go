@@ -239,7 +239,7 @@ func openAIAssistantMessage(n *n8nschema.Node) bool {
 	}
 	op := n.Params().Get("operation").Str()
 	if op == "" {
-		d, _ := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		d, _ := n.Describe()
 		op = d.DefaultOperation("assistant")
 	}
 	return op == "message"

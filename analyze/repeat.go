@@ -33,7 +33,7 @@ func OperationName(n *n8nschema.Node) string {
 	if op := n.Params().Get("operation").Str(); op != "" {
 		return op
 	}
-	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+	d, ok := n.Describe()
 	if !ok {
 		return ""
 	}

@@ -564,7 +564,7 @@ func UsesCredential(n *Node, typ string) bool {
 		}
 		return false
 	}
-	d, ok := DescribeNode(n.Type, n.TypeVersion)
+	d, ok := n.Describe()
 	if !ok {
 		return false
 	}

@@ -628,7 +628,7 @@ func RunsModel(n *Node) bool {
 	if !ok {
 		return true
 	}
-	d, ok := DescribeNode(typ, n.TypeVersion)
+	d, ok := n.describeAs(typ)
 	if !ok {
 		return true
 	}

@@ -30,7 +30,11 @@ func DroppedParams(n *Node) []DroppedParam {
 	if !n.TypeVersionSet || n.TypeVersion <= 0 || n.Params().Kind() != Object {
 		return nil
 	}
-	e, ok := declaringEntry(n.Type, n.TypeVersion)
+	if strings.HasSuffix(n.Type, "Tool") {
+		return nil // the table cannot tell (declaringEntry)
+	}
+	d, ok := n.Describe()
+	e, ok := declaringIn(d, ok, n.TypeVersion)
 	if !ok {
 		return nil // the table cannot tell
 	}

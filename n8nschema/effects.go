@@ -216,7 +216,7 @@ func appOperationOf(n *Node) (appOp, bool) {
 	if r := Lookup(typ).Role; r != RoleExternal && r != RoleModel {
 		return appOp{}, false
 	}
-	d, ok := DescribeNode(typ, n.TypeVersion)
+	d, ok := n.describeAs(typ)
 	if !ok {
 		// A node n8n does not describe (a community node): its
 		// operation is unknown, unless its stored name says it runs a
@@ -1457,7 +1457,7 @@ func ModelOf(n *Node) (model string, isDefault bool) {
 	// The default of the node's version, from n8n's own description
 	// (gpt-5-mini, models/gemini-2.5-flash, claude-sonnet-4-5-...).
 	if _, ok := modelParams[n.Type]; ok {
-		if d, ok := DescribeNode(n.Type, n.TypeVersion); ok && d.DefaultModel() != "" {
+		if d, ok := n.Describe(); ok && d.DefaultModel() != "" {
 			return d.DefaultModel(), true
 		}
 	}
@@ -1489,7 +1489,7 @@ func EmbeddingModelOf(n *Node) string {
 		}
 		return strings.TrimPrefix(s, "=")
 	}
-	if d, ok := DescribeNode(n.Type, n.TypeVersion); ok {
+	if d, ok := n.Describe(); ok {
 		return d.DefaultModel()
 	}
 	return ""

@@ -24,7 +24,7 @@ import "strings"
 // variant is judged with its base node's entry (n8n adds properties to
 // it, not conditions to the base node's).
 func Hidden(n *Node, name string) bool {
-	nv, ok := DescribeNode(n.Type, n.TypeVersion)
+	nv, ok := n.Describe()
 	e := nv.e
 	if !ok || e == nil || e.shown == 0 {
 		return false

@@ -19,7 +19,7 @@ import (
 // values of several parameters ("?" in the table), is not: n8n may not ask
 // for it. An authentication set by an expression is not judged.
 func MissingCredential(n *Node) (string, bool) {
-	d, ok := DescribeNode(n.Type, n.TypeVersion)
+	d, ok := n.Describe()
 	if !ok || d.e == nil || d.e.creds == "" {
 		return "", false
 	}

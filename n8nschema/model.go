@@ -107,7 +107,12 @@ type Node struct {
 	// isExpression), so it sends that one as it is (RS012). Set when the
 	// parameters are parsed.
 	BareBraces bool
-	OnError    string
+	// described is set when desc and descAt hold what DescribeNode says
+	// of the node (Describe): its entry in the node table (nil for a
+	// type n8n does not describe) and the index of the version taken in
+	// the entry's versions.
+	described bool
+	OnError   string
 
 	// Pos is the node's "name" key (or the node object when it has none).
 	Pos Pos
@@ -127,6 +132,7 @@ type Node struct {
 	// indexed (indexHot): many facts read them of the same node.
 	hot     [nHot]uint8
 	indexed bool
+	descAt  uint8
 	creds   uint32
 	// params, maxTries and waitTries are the tree nodes of the members
 	// "parameters", "maxTries" and "waitBetweenTries" (0 when absent):
@@ -135,6 +141,7 @@ type Node struct {
 	// and Params, MaxTries and WaitBetweenTries make the Values.
 	params, maxTries, waitTries uint32
 	wf                          *Workflow // the workflow the node is in (nil when made by hand)
+	desc                        *nodeEntry
 	// Answers kept for the analysis, which asks them of a node several
 	// times, from several goroutines (nil until asked).
 	httpModel kept[HTTPModelCall]
@@ -150,6 +157,16 @@ func (n *Node) Param(path string) (Value, bool) {
 		}
 		if len(path) > len("options.") && path[:len("options.")] == "options." {
 			return n.hotParam(hotOptions, path, path[len("options."):])
+		}
+		if t := n.Value.t; n.params != 0 && t.nodes[n.params].kind() == Object {
+			// Indexed parameters keep their path as is: what
+			// n.Params().Get(path) gives, without making the Value of
+			// the parameters first.
+			i, spelled, ok := t.lookup(n.params, path)
+			if !ok {
+				return missing(n.paramsPath, path), false
+			}
+			return Value{t: t, i: i, form: pathJoined, odd: n.Value.odd || !spelled, path: n.paramsPath, elem: path}, true
 		}
 	}
 	v := n.Params().Get(path)

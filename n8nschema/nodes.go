@@ -2,9 +2,11 @@ package n8nschema
 
 import (
 	"iter"
+	"math"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // This file reads the node table generated from n8n's own node
@@ -13,7 +15,21 @@ import (
 // resource and operation, and what each operation does.
 
 // nodeTable is the node table, built when first used or by Prepare.
-var nodeTable = sync.OnceValue(newNodeTable)
+var nodeTable = sync.OnceValue(func() map[string][]nodeEntry {
+	t := newNodeTable()
+	n := 0
+	for _, es := range t {
+		n += len(es)
+	}
+	// Each entry's room for its declared set, one block for all.
+	sets := make([]atomic.Pointer[map[string]bool], n)
+	for _, es := range t {
+		for i := range es {
+			es[i].set, sets = &sets[0], sets[1:]
+		}
+	}
+	return t
+})
 
 // Prepare builds the node table and the catalog now, for a goroutine to
 // run while the program does something else before it parses: built in
@@ -72,6 +88,8 @@ type nodeEntry struct {
 	// shown indexes hideableSets: the top-level string parameters n8n
 	// shows only for some values, with their conditions (Hidden).
 	shown uint16
+	// set holds params as a set once made (declaredSet).
+	set *atomic.Pointer[map[string]bool]
 }
 
 // resourceOps are a resource's operations: the default, and every
@@ -97,18 +115,60 @@ func DescribeNode(typ string, version float64) (NodeVersion, bool) {
 	if !ok {
 		return NodeVersion{Type: typ}, false
 	}
+	e, at := nearest(typ, version, es)
+	return NodeVersion{Type: typ, Version: e.v[at], e: e}, true
+}
+
+// nearest is the entry of es, typ's entries, that describes version, and
+// the index of the version it takes in the entry's versions (DescribeNode).
+func nearest(typ string, version float64, es []nodeEntry) (*nodeEntry, int) {
 	if version <= 0 {
 		version = defaultVersion(typ, es)
 	}
-	best, bestV := &es[0], es[0].v[0]
+	best, at, bestV := &es[0], 0, es[0].v[0]
 	for i := range es {
-		for _, v := range es[i].v {
+		for k, v := range es[i].v {
 			if v <= version && v >= bestV {
-				best, bestV = &es[i], v
+				best, at, bestV = &es[i], k, v
 			}
 		}
 	}
-	return NodeVersion{Type: typ, Version: bestV, e: best}, true
+	return best, at
+}
+
+// describe finds the node's description once, at parse (Describe): the
+// facts about a node ask it many times, and each search of the table by
+// the type's name cost a map lookup and the version search.
+func (n *Node) describe() {
+	es, ok := entriesOf(n.Type)
+	if !ok {
+		n.described = true
+		return
+	}
+	if e, at := nearest(n.Type, n.TypeVersion, es); at <= math.MaxUint8 {
+		n.desc, n.descAt, n.described = e, uint8(at), true
+	}
+}
+
+// Describe is DescribeNode(n.Type, n.TypeVersion), found when the node
+// was parsed.
+func (n *Node) Describe() (NodeVersion, bool) {
+	if !n.described {
+		return DescribeNode(n.Type, n.TypeVersion)
+	}
+	if n.desc == nil {
+		return NodeVersion{Type: n.Type}, false
+	}
+	return NodeVersion{Type: n.Type, Version: n.desc.v[n.descAt], e: n.desc}, true
+}
+
+// describeAs is DescribeNode(typ, n.TypeVersion), typ being n's type or
+// its base type (a <type>Tool's): Describe when it is n's.
+func (n *Node) describeAs(typ string) (NodeVersion, bool) {
+	if typ == n.Type {
+		return n.Describe()
+	}
+	return DescribeNode(typ, n.TypeVersion)
 }
 
 // DeclaresParam reports whether the node's description declares a
@@ -131,6 +191,11 @@ func declaringEntry(typ string, version float64) (*nodeEntry, bool) {
 		return nil, false
 	}
 	d, ok := DescribeNode(typ, version)
+	return declaringIn(d, ok, version)
+}
+
+// declaringIn is declaringEntry of what DescribeNode(typ, version) gave.
+func declaringIn(d NodeVersion, ok bool, version float64) (*nodeEntry, bool) {
 	if !ok || d.e == nil || version > 0 && d.Version != version || d.e.params == "" {
 		return nil, false
 	}

@@ -477,17 +477,17 @@ func (wp *wfParser) nodes(nodes Value) {
 			f := Value{t: e.t, i: c}
 			switch k {
 			case "id":
-				n.ID = f.Str()
+				n.ID = strAt(e.t, c)
 			case "name":
 				if f.Kind() == String || f.Kind() == Number {
-					n.Name = f.Str()
+					n.Name = strAt(e.t, c)
 				}
 				namePos = f.posAs(namePath)
 			case "type":
-				n.Type = f.Str()
+				n.Type = strAt(e.t, c)
 				typeName = f.Kind() == String
 			case "typeVersion":
-				n.TypeVersion, _ = f.Num()
+				n.TypeVersion, _ = versionNum(f)
 				n.TypeVersionSet = true
 			case "disabled":
 				n.Disabled = f.True()
@@ -542,6 +542,9 @@ func (wp *wfParser) nodes(nodes Value) {
 			// reports it (analyze.Graph.Unloadable).
 			n.Type = ""
 		}
+		if !n.IsSticky() {
+			n.describe()
+		}
 		if n.Name == "" {
 			if n.Type == "" {
 				// The editor skips a node with no type at import, with the
@@ -582,6 +585,22 @@ func (wp *wfParser) nodes(nodes Value) {
 			w.byName.add(n)
 		}
 	}
+}
+
+// versionNum is v.Num() of a value v that is there, read in place when
+// it is a number of one digit, or of a digit, a dot and a digit (nearly
+// every typeVersion): as exactFloat reads it, the digits as an integer
+// divided by ten.
+func versionNum(v Value) (float64, bool) {
+	if n := v.node(); n.kind() == Number {
+		switch raw := v.t.text[n.off:n.first]; {
+		case len(raw) == 1:
+			return float64(raw[0] - '0'), true
+		case len(raw) == 3 && raw[1] == '.' && isDigit(raw[0]) && isDigit(raw[2]):
+			return float64(int(raw[0]-'0')*10+int(raw[2]-'0')) / 10, true
+		}
+	}
+	return v.Num()
 }
 
 // parametersLost reports whether every node that runs has empty
@@ -1305,7 +1324,7 @@ func strAt(t *tree, i uint32) string {
 	if n := &t.nodes[i]; n.kind() == String && n.flags&(strEsc|literal) == 0 {
 		return t.text[n.off+1 : n.first-1]
 	}
-	return Value{t: t, i: i}.Str()
+	return t.scalarStr(i)
 }
 
 const arrayConnectionMsg = "a connection from %q to %q is written as an array [node, type, index], where n8n reads an object {\"node\", \"type\", \"index\"}"

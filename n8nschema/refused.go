@@ -153,7 +153,7 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if r, ok := aggregateTwice(n); ok {
 		return r, true
 	}
-	d, known := DescribeNode(typ, n.TypeVersion)
+	d, known := n.describeAs(typ)
 	if !known {
 		return retiredCall(n)
 	}

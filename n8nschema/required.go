@@ -141,21 +141,23 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 // node.
 func declared(e *nodeEntry, name string) bool { return declaredSet(e)[name] }
 
-// declaredSet is e's parameter names as a set, made once a process.
+// declaredSet is e's parameter names as a set, made once a process and
+// kept with the entry (an entry made outside the table makes it again).
 func declaredSet(e *nodeEntry) map[string]bool {
-	if set, ok := declaredSets.Load(e); ok {
-		return set.(map[string]bool)
+	if e.set != nil {
+		if set := e.set.Load(); set != nil {
+			return *set
+		}
 	}
 	set := map[string]bool{}
 	for p := range strings.SplitSeq(e.params, " ") {
 		set[p] = true
 	}
-	got, _ := declaredSets.LoadOrStore(e, set)
-	return got.(map[string]bool)
+	if e.set == nil || e.set.CompareAndSwap(nil, &set) {
+		return set
+	}
+	return *e.set.Load()
 }
-
-// declaredSets holds each entry's parameter names as a set (declared).
-var declaredSets sync.Map // *nodeEntry → map[string]bool
 
 // storedIs reports whether n's value of key (def when absent) is the
 // literal want.

@@ -502,7 +502,7 @@ func RetiredModelCall(n *Node) (RetiredModel, bool) {
 // the table does not list (the legacy node is one description for all);
 // an expression leaves the request unknown, and the model unjudged.
 func operationDefined(n *Node, typ string) bool {
-	d, ok := DescribeNode(typ, n.TypeVersion)
+	d, ok := n.describeAs(typ)
 	if !ok || d.e == nil || len(d.e.ops) == 0 {
 		return true
 	}

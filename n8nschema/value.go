@@ -88,23 +88,35 @@ func (v Value) Kind() Kind {
 // A parameter that is an expression with no {{ }} ("=responseNode") is
 // what n8n evaluates it to: its text after the "=".
 func (v Value) Str() string {
-	if v.t == nil {
+	// A string with no escape that n8n does not read as a literal (most
+	// strings read) is its text between the quotes, read where Str is
+	// inlined: the call copied the Value.
+	t := v.t
+	if t == nil {
 		return ""
 	}
-	n := v.node()
+	if n := &t.nodes[v.i]; n.k == uint8(String) && n.flags&(literal|strEsc) == 0 {
+		return t.text[n.off+1 : n.first-1]
+	}
+	return t.scalarStr(v.i)
+}
+
+// scalarStr is Str of node i but for its inlined case.
+func (t *tree) scalarStr(i uint32) string {
+	n := &t.nodes[i]
 	switch n.kind() {
 	case String:
 		if n.flags&literal != 0 {
 			if n.flags&strEsc == 0 {
-				return v.t.text[n.off+2 : n.first-1]
+				return t.text[n.off+2 : n.first-1]
 			}
-			return v.t.str(n)[1:]
+			return t.str(n)[1:]
 		}
-		return v.t.str(n)
+		return t.str(n)
 	case Number:
-		return numberText(v.t.text[n.off:n.first])
+		return numberText(t.text[n.off:n.first])
 	case Bool:
-		return v.t.text[n.off:n.first]
+		return t.text[n.off:n.first]
 	}
 	return ""
 }

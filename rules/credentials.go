@@ -31,7 +31,7 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	if n.Disabled || len(n.Credentials) == 0 {
 		return authMismatch{}, false
 	}
-	d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+	d, ok := n.Describe()
 	if !ok {
 		return authMismatch{}, false
 	}
@@ -85,7 +85,7 @@ func publishRefused(g *analyze.Graph) (nodes []*n8nschema.Node, creds []string) 
 		if n.Disabled || len(n.Credentials) == 0 {
 			continue
 		}
-		d, ok := n8nschema.DescribeNode(n.Type, n.TypeVersion)
+		d, ok := n.Describe()
 		if !ok || len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !d.Trigger() {
 			continue
 		}
