@@ -45,8 +45,10 @@ type Regexp struct {
 	once  sync.Once
 	rx    *regexp.Regexp
 	// at is the pattern anchored at the start, ^(?:expr), for a pattern
-	// with leads: tried at each place a lead starts a word (next).
-	at *regexp.Regexp
+	// with leads: tried at each place a lead starts a word (next),
+	// compiled when first tried (anchored).
+	atOnce sync.Once
+	at     *regexp.Regexp
 }
 
 // A need is a literal, lowercased when fold (matched without case); a
@@ -115,11 +117,17 @@ func CompileWhile(more func() bool) {
 func (r *Regexp) re() *regexp.Regexp {
 	r.once.Do(func() {
 		r.rx = regexp.MustCompile(r.expr)
-		if r.readNeeds(); r.leads != nil {
-			r.at = regexp.MustCompile("^(?:" + r.expr + ")")
-		}
+		r.readNeeds()
 	})
 	return r.rx
+}
+
+// anchored returns at, compiled when first asked: most patterns with
+// leads run on few strings, and many of those hold no lead at a word's
+// start.
+func (r *Regexp) anchored() *regexp.Regexp {
+	r.atOnce.Do(func() { r.at = regexp.MustCompile("^(?:" + r.expr + ")") })
+	return r.at
 }
 
 func (r *Regexp) readNeeds() {
@@ -254,7 +262,7 @@ func (r *Regexp) next(s string, i int, sub bool, at *place) []int {
 			i = p + 1
 			continue
 		}
-		rx := r.at
+		rx := r.anchored()
 		if at.tries++; at.tries > maxTries {
 			rx = r.rx
 		}
