@@ -12,13 +12,15 @@
 // not compiled yet is compiled only when a string holds its literal.
 //
 // Go's regexp skips ahead to a pattern's literal prefix, but not past a
-// \b before it: `\bbody\.(\w+)` is tried at every byte. Such a pattern
-// is tried anchored at each place its literal starts a word (next).
+// \b before it (`\bbody\.(\w+)`), nor to one of several (`\b(?:return|try)`),
+// nor to one without case: such a pattern is tried at every byte. It is
+// tried anchored at each place one of its literals starts a word (next).
 package lazyregexp
 
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -35,14 +37,18 @@ type Regexp struct {
 	// nothing is known), read from the pattern when first asked.
 	needsOnce sync.Once
 	needs     []need
-	// lead is the literal after the \b a pattern starts with (lead),
-	// read with needs.
-	lead string
-	once sync.Once
-	rx   *regexp.Regexp
+	// leads are the literals after the \b one of which every match
+	// starts with (leads), read with needs; fold when one is matched
+	// without case.
+	leads []need
+	fold  bool
+	once  sync.Once
+	rx    *regexp.Regexp
 	// at is the pattern anchored at the start, ^(?:expr), for a pattern
-	// with a lead: tried at each place the lead starts a word (next).
-	at *regexp.Regexp
+	// with leads: tried at each place a lead starts a word (next),
+	// compiled when first tried (anchored).
+	atOnce sync.Once
+	at     *regexp.Regexp
 }
 
 // A need is a literal, lowercased when fold (matched without case); a
@@ -111,66 +117,153 @@ func CompileWhile(more func() bool) {
 func (r *Regexp) re() *regexp.Regexp {
 	r.once.Do(func() {
 		r.rx = regexp.MustCompile(r.expr)
-		if r.readNeeds(); r.lead != "" {
-			r.at = regexp.MustCompile("^(?:" + r.expr + ")")
-		}
+		r.readNeeds()
 	})
 	return r.rx
+}
+
+// anchored returns at, compiled when first asked: most patterns with
+// leads run on few strings, and many of those hold no lead at a word's
+// start.
+func (r *Regexp) anchored() *regexp.Regexp {
+	r.atOnce.Do(func() { r.at = regexp.MustCompile("^(?:" + r.expr + ")") })
+	return r.at
 }
 
 func (r *Regexp) readNeeds() {
 	r.needsOnce.Do(func() {
 		if re, err := syntax.Parse(r.expr, syntax.Perl); err == nil {
 			r.needs = required(re)
-			for i := range r.needs {
-				if r.needs[i].fold {
-					r.needs[i].at = ascii.Rarest(r.needs[i].s)
+			if ls, ok := leads(re, false); ok && len(ls) <= maxNeeds {
+				r.leads = ls
+			}
+			for _, ns := range [][]need{r.needs, r.leads} {
+				for i := range ns {
+					if ns[i].fold {
+						ns[i].at = ascii.Rarest(ns[i].s)
+					}
 				}
 			}
-			r.lead = lead(re)
+			r.fold = slices.ContainsFunc(r.leads, func(n need) bool { return n.fold })
 		}
 	})
 }
 
-// lead is the literal after the \b re starts with (a group's first) when
-// it is matched with case and starts with a word byte, else "".
-func lead(re *syntax.Regexp) string {
-	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpWordBoundary {
-		return ""
+// leads returns the literals one of which every match of re starts
+// with, right after a \b (afterB: one was read before re): re's first
+// literal after the \b it starts with (a group's, a concatenation's first
+// part's), each branch's for an alternation. Only a literal's first ASCII
+// runes are taken, lowercased when it is matched without case, and its
+// first byte must be a word's, so that \b before it reads only the byte
+// before. ok is false when a match may start otherwise.
+func leads(re *syntax.Regexp, afterB bool) (ls []need, ok bool) {
+	switch re.Op {
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 {
+			return nil, false
+		}
+		if re.Sub[0].Op == syntax.OpWordBoundary {
+			if len(re.Sub) < 2 {
+				return nil, false
+			}
+			return leads(re.Sub[1], true)
+		}
+		return leads(re.Sub[0], afterB)
+	case syntax.OpCapture:
+		return leads(re.Sub[0], afterB)
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			l, ok := leads(sub, afterB)
+			if !ok {
+				return nil, false
+			}
+			ls = append(ls, l...)
+		}
+		return ls, true
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		var b []byte
+		for _, c := range re.Rune {
+			if c >= utf8.RuneSelf {
+				break
+			}
+			if fold {
+				c = rune(lower(byte(c)))
+			}
+			b = append(b, byte(c))
+		}
+		if !afterB || len(b) == 0 || !isWordByte(b[0]) {
+			return nil, false
+		}
+		return []need{{s: string(b), fold: fold}}, true
 	}
-	l := re.Sub[1]
-	for l.Op == syntax.OpCapture || l.Op == syntax.OpConcat && len(l.Sub) > 0 {
-		l = l.Sub[0] // the literal a group starts with: every match starts with it too
-	}
-	if l.Op != syntax.OpLiteral || l.Flags&syntax.FoldCase != 0 || l.Rune[0] >= utf8.RuneSelf || !isWordByte(byte(l.Rune[0])) {
-		return ""
-	}
-	return string(l.Rune)
+	return nil, false
 }
 
-// next returns the first match at or after i of a pattern with a lead,
-// its submatches' indices when sub is set (else its own). Every match
-// starts where the lead starts a word, so the pattern anchored there (at)
-// is tried at each such place p in turn: regexp cannot skip to a literal
-// behind \b, and a search of s[p:] that fails at p went on byte by byte
-// to the end. s[p:] holds every match s holds from p: its \b at p reads
-// no word byte before, as s's does. tries counts the places tried in s,
-// across the calls of one search (all): past maxTries, each call searches
-// s[p:] at once, so a pattern whose tries read far (a [\s\S]* in it)
-// reads s at most maxTries times more than one search does.
-func (r *Regexp) next(s string, i int, sub bool, tries *int) []int {
+// led reports whether s is searched from the places a lead starts a word
+// (next): the pattern has leads, and when one is matched without case s
+// holds no rune that folds to an ASCII letter (the Kelvin sign, the long
+// s), which a search of ASCII letters in either case would miss.
+func (r *Regexp) led(s string) bool {
+	return r.leads != nil && (!r.fold || !strings.Contains(s, "\u212a") && !strings.Contains(s, "\u017f"))
+}
+
+// A place is where a search of s from its leads stands: tries counts the
+// places tried in s, across the calls of one search (all), and next[k]
+// is one more than where lead k next starts at or after the last place
+// looked from (len(s)+2 when nowhere; 0 before it is looked for).
+type place struct {
+	tries int
+	next  [maxNeeds]int
+}
+
+// start returns the first place at or after i where a lead starts, -1
+// when there is none.
+func (r *Regexp) start(s string, i int, at *place) int {
+	p := len(s) + 2
+	for k, l := range r.leads {
+		if at.next[k] <= i {
+			var j int
+			if l.fold {
+				j = ascii.IndexFold(s[i:], l.s, l.at)
+			} else {
+				j = strings.Index(s[i:], l.s)
+			}
+			at.next[k] = len(s) + 2
+			if j >= 0 {
+				at.next[k] = i + j + 1
+			}
+		}
+		p = min(p, at.next[k])
+	}
+	if p > len(s)+1 {
+		return -1
+	}
+	return p - 1
+}
+
+// next returns the first match at or after i of a pattern s is searched
+// from its leads (led), its submatches' indices when sub is set (else its
+// own). Every match starts where a lead starts a word, so the pattern
+// anchored there (at) is tried at each such place p in turn: regexp
+// cannot skip to a literal behind \b, and a search of s[p:] that fails at
+// p went on byte by byte to the end. s[p:] holds every match s holds
+// from p: its \b at p reads no word byte before, as s's does. Past
+// maxTries places tried (at.tries), each call searches s[p:] at once, so
+// a pattern whose tries read far (a [\s\S]* in it) reads s at most
+// maxTries times more than one search does.
+func (r *Regexp) next(s string, i int, sub bool, at *place) []int {
 	for {
-		j := strings.Index(s[i:], r.lead)
-		if j < 0 {
+		p := r.start(s, i, at)
+		if p < 0 {
 			return nil
 		}
-		p := i + j
 		if p > 0 && isWordByte(s[p-1]) {
 			i = p + 1
 			continue
 		}
-		rx := r.at
-		if *tries++; *tries > maxTries {
+		rx := r.anchored()
+		if at.tries++; at.tries > maxTries {
 			rx = r.rx
 		}
 		var m []int
@@ -197,13 +290,13 @@ func (r *Regexp) next(s string, i int, sub bool, tries *int) []int {
 const maxTries = 16
 
 // all returns up to n (all when n < 0) successive matches of a pattern
-// with a lead, as next gives them: each begins where the last ended, and
-// none is empty.
+// s is searched from its leads, as next gives them: each begins where the
+// last ended, and none is empty.
 func (r *Regexp) all(s string, n int, sub bool) [][]int {
 	var out [][]int
-	tries := 0
+	var at place
 	for i := 0; n < 0 || len(out) < n; {
-		m := r.next(s, i, sub, &tries)
+		m := r.next(s, i, sub, &at)
 		if m == nil {
 			break
 		}
@@ -254,20 +347,20 @@ func (r *Regexp) MatchString(s string) bool {
 	if r.absent(s) {
 		return false
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.MatchString(s)
 	}
-	return r.next(s, 0, false, new(int)) != nil
+	return r.next(s, 0, false, new(place)) != nil
 }
 
 func (r *Regexp) FindString(s string) string {
 	if r.absent(s) {
 		return ""
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindString(s)
 	}
-	if m := r.next(s, 0, false, new(int)); m != nil {
+	if m := r.next(s, 0, false, new(place)); m != nil {
 		return s[m[0]:m[1]]
 	}
 	return ""
@@ -277,37 +370,37 @@ func (r *Regexp) FindStringIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindStringIndex(s)
 	}
-	return r.next(s, 0, false, new(int))
+	return r.next(s, 0, false, new(place))
 }
 
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindStringSubmatch(s)
 	}
-	return strs(s, r.next(s, 0, true, new(int)))
+	return strs(s, r.next(s, 0, true, new(place)))
 }
 
 func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindStringSubmatchIndex(s)
 	}
-	return r.next(s, 0, true, new(int))
+	return r.next(s, 0, true, new(place))
 }
 
 func (r *Regexp) FindAllString(s string, n int) []string {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindAllString(s, n)
 	}
 	var out []string
@@ -321,7 +414,7 @@ func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindAllStringIndex(s, n)
 	}
 	return r.all(s, n, false)
@@ -331,7 +424,7 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindAllStringSubmatch(s, n)
 	}
 	var out [][]string
@@ -345,20 +438,20 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if r.absent(s) {
 		return nil
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(s) {
 		return rx.FindAllStringSubmatchIndex(s, n)
 	}
 	return r.all(s, n, true)
 }
 
 // ReplaceAllString and ReplaceAllStringFunc return src itself when it
-// holds no match, as regexp's do; a pattern with a lead replaces the
+// holds no match, as regexp's do; a pattern with leads replaces the
 // matches next finds.
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	if r.absent(src) {
 		return src
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(src) {
 		return rx.ReplaceAllString(src, repl)
 	}
 	return r.replace(src, func(b []byte, m []int) []byte { return r.rx.ExpandString(b, repl, src, m) })
@@ -368,13 +461,13 @@ func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) stri
 	if r.absent(src) {
 		return src
 	}
-	if rx := r.re(); r.lead == "" {
+	if rx := r.re(); !r.led(src) {
 		return rx.ReplaceAllStringFunc(src, repl)
 	}
 	return r.replace(src, func(b []byte, m []int) []byte { return append(b, repl(src[m[0]:m[1]])...) })
 }
 
-// replace is src with each match of a pattern with a lead (all) given by
+// replace is src with each match of a pattern with leads (all) given by
 // add, src itself when there is none.
 func (r *Regexp) replace(src string, add func(b []byte, m []int) []byte) string {
 	ms := r.all(src, -1, true)

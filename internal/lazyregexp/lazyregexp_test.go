@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestSameAsRegexp: each method gives what regexp's does.
@@ -156,24 +158,48 @@ func TestPrefilterAsRegexp(t *testing.T) {
 	}
 }
 
-// TestLead: a pattern that starts with \b and a literal with case, whose
-// first byte is a word's, is searched from where the literal is.
+// TestLead: a pattern whose every match starts with \b and a literal
+// (one of a group's branches, matched with or without case) whose first
+// byte is a word's, is searched from where the literals are.
 func TestLead(t *testing.T) {
-	for expr, want := range map[string]string{
-		`\bbody\.message\.(toolCalls)\b`: "body.message.",
-		`\breturn\b\s*(\[\s*)?`:          "return",
-		`(?i)\bkey\b`:                    "", // without case
-		`\b\$json`:                       "", // \b reads the byte before: no word's
-		`\bfoo|bar`:                      "", // a branch starts otherwise
-		`\b(foo|bar)`:                    "",
-		`\b(its (?:a|b) )x`:              "its ",
-		`\b((?i)its)`:                    "",
-		`x\bfoo`:                         "",
+	for expr, want := range map[string][]need{
+		`\bbody\.message\.(toolCalls)\b`:  {{s: "body.message."}},
+		`\breturn\b\s*(\[\s*)?`:           {{s: "return"}},
+		`(?i)\bkey\b`:                     {{s: "key", fold: true, at: 0}}, // the Kelvin sign too: led reads it
+		`(?i)\bSay\s+so\b`:                {{s: "say", fold: true, at: 2}},
+		`\b\$json`:                        nil, // \b reads the byte before: no word's
+		`\bfoo|bar`:                       nil, // a branch starts otherwise
+		`\b(foo|bar)`:                     {{s: "foo"}, {s: "bar"}},
+		`\b(?:return|try)\b`:              {{s: "return"}, {s: "try"}},
+		`\bfoo|\bbar\d`:                   {{s: "foo"}, {s: "bar"}},
+		`(?i)\b(?:do\s+not|don'?t|never)`: {{s: "do", fold: true}, {s: "never", fold: true, at: 2}},
+		`\b(its (?:a|b) )x`:               {{s: "its "}},
+		`\b((?i)its)`:                     {{s: "its", fold: true, at: 2}},
+		`\b(?:café|x)`:                    {{s: "caf"}, {s: "x"}}, // ASCII only
+		`\b(?:éa|x)`:                      nil,
+		`\b(?:x?foo|bar)`:                 nil, // a branch may start with either
+		`\b(?:foo|)bar`:                   nil,
+		`\b(?:foo|[ab]c)`:                 nil,
+		`x\bfoo`:                          nil,
+		`\b`:                              nil,
 	} {
 		r := New(expr)
 		r.absent("")
-		if r.lead != want {
-			t.Errorf("%s: lead %q, want %q", expr, r.lead, want)
+		if !slices.Equal(r.leads, want) {
+			t.Errorf("%s: leads %v, want %v", expr, r.leads, want)
+		}
+	}
+}
+
+// TestFoldToASCII: the only runes outside ASCII that match an ASCII byte
+// under (?i) are the Kelvin sign and the long s, which led looks for
+// before it searches a text from leads without case.
+func TestFoldToASCII(t *testing.T) {
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf && f != '\u212a' && f != '\u017f' {
+				t.Errorf("%q folds to %q", c, f)
+			}
 		}
 	}
 }
@@ -190,13 +216,21 @@ func TestLeadAsRegexp(t *testing.T) {
 		`\bbody\b(?m:^)?`,
 		`\bab(ab)*`,
 		`\b(its (?:model|tool) )"[^"]*"`,
+		`\b(?:return|try)\b`,
+		`\bbody\b|\b(?:json|key)\.(\w*)`,
+		`(?i)\bkeys?\b`,
+		`(?i)\b(?:return|tr(y))\s*\{?`,
+		`(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+(?:re-?try|try\s+again)\b|\bstop\s+(?:now|all\b)`,
+		`(?i)\b(?:its|(?-i:Body))\b`,
 	}
 	pieces := []string{"", "its ", "bits ", "model ", "tool ", "body", "xbody", "_body", "1body", "ébody", "body.", ".email", ".é", "[", "]", `"`, "'", "key", "json", "json.body",
-		"return", "returns", "try", "catch", "{", "}", "ab", "aab", " ", "\n", ".", "x", "é", "\xff", "_", "9"}
+		"return", "returns", "try", "catch", "{", "}", "ab", "aab", " ", "\n", ".", "x", "é", "\xff", "_", "9",
+		"KEY", "\u212aey", "\u212a", "\u017f", "RETURN", "Try", "tr\u017f", "do not", "DON'T", "dont", "never", "must not", "\u017ftop", "stop", "STOP", "all", "now",
+		"retry", "re-try", "try again", "ITS", "Its", "BODY", "Body"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, expr := range exprs {
 		r, want := New(expr), regexp.MustCompile(expr)
-		if r.absent(""); r.lead == "" {
+		if r.absent(""); r.leads == nil {
 			t.Fatalf("%s: no lead", expr)
 		}
 		for k := range 20000 {
@@ -242,9 +276,10 @@ func TestLeadPastTries(t *testing.T) {
 		}
 	}
 	s := strings.Repeat(strings.Repeat("body.- ", 3*maxTries)+"body.email ", 5)
-	tries, found := 0, 0
+	var at place
+	found := 0
 	for i := 0; ; found++ {
-		m := r.next(s, i, false, &tries)
+		m := r.next(s, i, false, &at)
 		if m == nil {
 			break
 		}
@@ -253,7 +288,7 @@ func TestLeadPastTries(t *testing.T) {
 	// maxTries places without a match, the search that finds the first
 	// match, then one search for each later match (after the last, no
 	// place is left to try).
-	if want := maxTries + found; found != 5 || tries != want {
-		t.Errorf("%d matches after %d places tried; want 5 after %d", found, tries, want)
+	if want := maxTries + found; found != 5 || at.tries != want {
+		t.Errorf("%d matches after %d places tried; want 5 after %d", found, at.tries, want)
 	}
 }
