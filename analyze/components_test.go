@@ -39,7 +39,7 @@ func whole(files []*n8nschema.File, opts analyze.Options) outcome {
 }
 
 // byGroups is the two-pass audit: each group's set runs the group rules
-// and attaches repairs; with keep, its findings are copied (analyze.Keep)
+// and attaches repairs; with keep, its findings are copied (analyze.KeepOwned)
 // and its sources released, as the engine does. The set-wide rules then
 // run on the summaries of every workflow, in set order.
 func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, keep bool) outcome {
@@ -62,7 +62,7 @@ func byGroups(files []*n8nschema.File, groups [][]int, opts analyze.Options, kee
 			wfs[fi], sum = sum[:n], sum[n:]
 		}
 		if keep {
-			fs = analyze.Keep(fs)
+			fs = analyze.KeepOwned(fs)
 			for _, f := range sub {
 				f.Source.Release()
 			}

@@ -616,18 +616,3 @@ func readsBranches(n *n8nschema.Node, branches []*n8nschema.Node) bool {
 	})
 	return read >= 2
 }
-
-// Runs is how many times n runs in one execution by the joins of
-// parallel branches before it (joinFacts): 1 for most nodes, 0 for a node
-// no trigger reaches.
-func (g *Graph) Runs(n *n8nschema.Node) int {
-	i, ok := g.index(n)
-	if !ok {
-		return 0
-	}
-	f := g.joins()
-	if f == nil {
-		f = g.countJoins() // no node runs twice; the count tells reached from not
-	}
-	return int(f.runs[i])
-}

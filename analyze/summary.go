@@ -278,15 +278,16 @@ func (op *OperationSummary) SharesDependency() bool {
 // in each loop that would repeat it (OnceWhileDown).
 func (op *OperationSummary) UnboundedWhileDown() bool { return op.Unbounded && !op.OnceWhileDown }
 
-// Keep makes the findings share no memory with the sources' bytes (a
+// KeepOwned makes the findings share no memory with the sources' bytes (a
 // rule may quote a name or a parameter as it reads it, a view of the
-// bytes), so that keeping them keeps no file alive. It rewrites fs in
-// place and returns it: the findings Run returns are the caller's own, and
-// a copy of each was a second array of them per group.
-func Keep(fs []Finding) []Finding { return (*Texts)(nil).Keep(fs) }
+// bytes), so that keeping them keeps no file alive. Like FilterOwned, it
+// is for findings the caller owns and does not read again: it rewrites fs
+// in place and returns it (a copy of each was a second array of them per
+// group).
+func KeepOwned(fs []Finding) []Finding { return (*Texts)(nil).KeepOwned(fs) }
 
-// Keep is the package's Keep, its repeated texts copied once.
-func (t *Texts) Keep(fs []Finding) []Finding {
+// KeepOwned is the package's KeepOwned, its repeated texts copied once.
+func (t *Texts) KeepOwned(fs []Finding) []Finding {
 	out := fs
 	for i, f := range fs {
 		f.Pos = t.pos(f.Pos) // (File is its source's name: never a view)

@@ -8,15 +8,15 @@ import (
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
-// TestKeepCopies: kept findings say the same as the rule's, in memory of
+// TestKeepOwnedCopies: kept findings say the same as the rule's, in memory of
 // their own: a repair kept is not the rule's repair.
-func TestKeepCopies(t *testing.T) {
+func TestKeepOwnedCopies(t *testing.T) {
 	s := load(t, DefaultOptions(), "subworkflow_http.json")
 	o := op(t, s, "Child", "Post order")
 	f := Finding{RuleID: "RS101", File: o.Workflow.Source.Name, Source: o.Workflow.Source, Pos: o.Node.Pos, Workflow: "Child",
 		Node: o.Node.Name, Message: "m", Chain: o.Factors, Related: []Related{{File: "x", Pos: o.Node.Pos, Message: "r"}},
 		Repair: &Repair{Description: "d", Edits: []Edit{{Source: o.Workflow.Source, Offset: 1, Text: "t", Start: o.Node.Pos}}}}
-	kept := Keep([]Finding{f})
+	kept := KeepOwned([]Finding{f})
 	sameSource := cmp.Comparer(func(a, b *n8nschema.Source) bool { return a == b })
 	if diff := cmp.Diff([]Finding{f}, kept, sameSource); diff != "" {
 		t.Errorf("kept finding differs (-rule's +kept):\n%s", diff)

@@ -111,7 +111,7 @@ func (s *Settings) audited(wfs []analyze.WorkflowSummary, files []keptFile, filt
 //     audited together.
 //
 // Each group's audit keeps only plain values: its findings with their
-// repairs (analyze.Keep), the summaries of its workflows
+// repairs (analyze.KeepOwned), the summaries of its workflows
 // (analyze.Summarize), its ignore directives and what the renderers read
 // of its sources (report.Capture); then the group is let go. The
 // set-wide rules run on the summaries of every workflow, and the filters
@@ -220,7 +220,7 @@ func (a *auditor) audit(files []*n8nschema.File) group {
 	dirs := analyze.CollectDirectives(set, a.st.Filter.All)
 	a.capture.Group(set, fs, directivePlaces(set, dirs)...)
 	wfs := a.texts.Summarize(set)
-	g := group{files: make([]keptFile, len(files)), found: a.texts.Keep(fs), dirs: dirs}
+	g := group{files: make([]keptFile, len(files)), found: a.texts.KeepOwned(fs), dirs: dirs}
 	for i, f := range files {
 		k := keepFile(f)
 		k.workflows, wfs = wfs[:len(f.Workflows):len(f.Workflows)], wfs[len(f.Workflows):]

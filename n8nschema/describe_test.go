@@ -54,6 +54,12 @@ func TestDescribeAsDescribeNode(t *testing.T) {
 		{Type: "community.unknown", TypeVersion: 1},
 		{Type: ""},
 	} {
+		// As the parse does: Describe then reads what describe kept, not
+		// DescribeNode again.
+		n.describe()
+		if !n.described {
+			t.Fatalf("hand-made %q v%v: not described", n.Type, n.TypeVersion)
+		}
 		check("hand-made", n)
 	}
 }
