@@ -162,6 +162,9 @@ func secretSpans(s string) [][2]int {
 			add(m[0], m[1])
 		}
 	}
+	if !hasLongRun(s) {
+		return mergeSpans(spans)
+	}
 	longRuns(s, func(a, b int) {
 		if looksRandom(s[a:b]) {
 			add(a, b)
@@ -227,32 +230,25 @@ func foldsToASCII(s string) bool {
 	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") // K (Kelvin) and ſ fold to k and s under (?i)
 }
 
-// hasSecretPrefix reports whether s holds one of secretPrefixes.
-func hasSecretPrefix(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if secretPrefixAt(s, i) {
-			return true
-		}
-	}
-	return false
-}
-
-// secretPrefixesByFirst are secretPrefixes by their first byte: one pass
-// over s instead of one a prefix.
-var secretPrefixesByFirst = func() *[256][]string {
-	var by [256][]string
-	for _, p := range secretPrefixes {
-		by[p[0]] = append(by[p[0]], p)
-	}
-	return &by
-}()
-
 // schemeWord reports whether s holds "bearer", "basic" or "token" in any
 // case followed by white space, as schemeRE needs: "max tokens" does not.
-func schemeWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if schemeWordAt(s, i) {
-			return true
+func schemeWord(s string) bool { return hasLiteral(s, true) }
+
+// hasSecretPrefix reports whether s holds one of secretPrefixes.
+func hasSecretPrefix(s string) bool { return hasLiteral(s, false) }
+
+// hasLiteral reports whether s holds a scheme word (scheme) or a secret
+// prefix (!scheme), looking only where a byte one is found from stands.
+func hasLiteral(s string, scheme bool) bool {
+	for p := 0; p < len(s); p++ {
+		if secretClass[s[p]]&literalByte == 0 {
+			continue
+		}
+		ls := literalsAt[s[p]]
+		for k := range ls {
+			if ls[k].scheme == scheme && ls[k].standsAt(s, p) {
+				return true
+			}
 		}
 	}
 	return false
@@ -521,23 +517,33 @@ func mayHoldSecret(s string) bool {
 	if quoteColon(s) { // members and pairs: `"key"` then `:`
 		return true
 	}
-	// One pass notes the bytes the other patterns need: a name or message
-	// is read once, not once a pattern. schemeRE and prefixedRE match 14
-	// bytes or more ("basic", a space and 8 characters). Most bytes of a
-	// message are of no class: the pass only gathers the classes it met.
+	// One pass notes the classes of the bytes the other patterns need, a
+	// word of eight bytes at a time: a name or message is read once, not
+	// once a pattern. schemeRE and prefixedRE match 14 bytes or more
+	// ("basic", a space and 8 characters); their literals are looked for
+	// only where a byte that prose holds seldom stands (literalAt), and
+	// most words of a message hold none.
 	wordy := len(s) >= 14
 	var seen uint8
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		class := secretClass[w[0]] | secretClass[w[1]] | secretClass[w[2]] | secretClass[w[3]] |
+			secretClass[w[4]] | secretClass[w[5]] | secretClass[w[6]] | secretClass[w[7]]
+		seen |= class
+		if class&literalByte != 0 && wordy {
+			for p := i; p < i+8; p++ {
+				if secretClass[s[p]]&literalByte != 0 && literalAt(s, p) {
+					return true // schemeRE, prefixedRE
+				}
+			}
+		}
+	}
+	for ; i < len(s); i++ {
 		class := secretClass[s[i]]
 		seen |= class
-		if class&(schemeStart|prefixStart) != 0 && wordy && i+1 < len(s) {
-			// The byte after says first whether a word can start here:
-			// 's', 'r', 'e' and 't' start most words of a message.
-			next := secretClass[s[i+1]]
-			if class&schemeStart != 0 && next&schemeSecond != 0 && schemeWordAt(s, i) ||
-				class&prefixStart != 0 && next&prefixSecond != 0 && secretPrefixAt(s, i) {
-				return true // schemeRE, prefixedRE
-			}
+		if class&literalByte != 0 && wordy && literalAt(s, i) {
+			return true // schemeRE, prefixedRE
 		}
 	}
 	if seen&queryByte != 0 && strings.IndexByte(s, '=') >= 0 { // queries
@@ -551,6 +557,81 @@ func mayHoldSecret(s string) bool {
 	}
 	return wordy && seen&highByte != 0 && foldsToASCII(s) // schemeRE or prefixedRE in (?i) folds
 }
+
+// literalAt reports whether a scheme word (schemeWordAt) or a secret
+// prefix stands in s with the byte it is found from at s[p].
+func literalAt(s string, p int) bool {
+	ls := literalsAt[s[p]]
+	for k := range ls {
+		// Most bytes a literal is found from stand in other words: its
+		// first byte says so before a call.
+		if i := p - ls[k].at; i >= 0 && s[i]|ls[k].fold == ls[k].lit[0] && ls[k].standsAt(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// literal is a word schemeWordAt finds (any case, then white space) or a
+// secretPrefixes entry, found from its byte at: the one of its bytes that
+// comes first in seldom ("token" from its k, "AKIA" from its K), else its
+// first. The bytes 's', 'r', 'e' and 't' that start them start most
+// words of a message too.
+type literal struct {
+	lit    string
+	at     int
+	scheme bool
+	fold   byte // 0x20 for a scheme word: what lowers its first byte
+}
+
+// standsAt reports whether l stands in s with its byte at at s[p].
+func (l *literal) standsAt(s string, p int) bool {
+	i := p - l.at
+	if l.scheme {
+		return i >= 0 && wordAt(s, i, l.lit)
+	}
+	return i >= 0 && strings.HasPrefix(s[i:], l.lit)
+}
+
+// seldom are bytes that prose, names and messages hold seldom, the rarest
+// first.
+const seldom = "JZjzQqXx_KkBb-"
+
+// literalsAt are the literals by the byte each is found from: a scheme
+// word's in both cases.
+var literalsAt = func() *[256][]literal {
+	var by [256][]literal
+	add := func(lit string, scheme bool) {
+		rank := func(c byte) int {
+			if k := strings.IndexByte(seldom, c); k >= 0 {
+				return k
+			}
+			return len(seldom)
+		}
+		at := 0
+		for j := range len(lit) {
+			if rank(lit[j]) < rank(lit[at]) {
+				at = j
+			}
+		}
+		c := lit[at]
+		l := literal{lit: lit, at: at, scheme: scheme}
+		if scheme {
+			l.fold = 0x20
+		}
+		by[c] = append(by[c], l)
+		if up := c &^ 0x20; scheme && 'A' <= up && up <= 'Z' {
+			by[up] = append(by[up], l)
+		}
+	}
+	for _, w := range []string{"bearer", "basic", "token"} {
+		add(w, true)
+	}
+	for _, p := range secretPrefixes {
+		add(p, false)
+	}
+	return &by
+}()
 
 // hasLongRun reports whether s holds a run of 32 bytes or more of
 // [A-Za-z0-9_+/=-] (longRuns). A run of 32 holds every 32nd byte of s
@@ -577,23 +658,14 @@ func hasLongRun(s string) bool {
 
 // The classes of bytes mayHoldSecret reads.
 const (
-	schemeStart  = 1 << iota // the first letter of a schemeWord word
-	schemeSecond             // the second letter of one, in either case
-	prefixStart              // the first byte of a secretPrefixes entry
-	prefixSecond             // the second byte of one
-	queryByte                // '?', '&' or ';', which start a query's key
-	atByte                   // '@', which ends a userinfo
-	highByte                 // a byte of a rune past ASCII
+	literalByte = 1 << iota // a byte a literal is found from (literalsAt)
+	queryByte               // '?', '&' or ';', which start a query's key
+	atByte                  // '@', which ends a userinfo
+	highByte                // a byte of a rune past ASCII
 )
 
 var secretClass = func() (class [256]uint8) {
 	for c := range 256 {
-		switch byte(c) | 0x20 {
-		case 'b', 't':
-			class[c] |= schemeStart
-		case 'e', 'a', 'o': // bearer, basic, token
-			class[c] |= schemeSecond
-		}
 		switch {
 		case c == '?' || c == '&' || c == ';':
 			class[c] |= queryByte
@@ -602,10 +674,9 @@ var secretClass = func() (class [256]uint8) {
 		case c >= utf8.RuneSelf:
 			class[c] |= highByte
 		}
-	}
-	for _, p := range secretPrefixes {
-		class[p[0]] |= prefixStart
-		class[p[1]] |= prefixSecond
+		if len(literalsAt[c]) > 0 {
+			class[c] |= literalByte
+		}
 	}
 	return class
 }()
@@ -625,16 +696,6 @@ func schemeWordAt(s string, i int) bool {
 		return wordAt(s, i, "bearer") || wordAt(s, i, "basic")
 	case 't':
 		return wordAt(s, i, "token")
-	}
-	return false
-}
-
-// secretPrefixAt is hasSecretPrefix's test at s[i].
-func secretPrefixAt(s string, i int) bool {
-	for _, p := range secretPrefixesByFirst[s[i]] {
-		if strings.HasPrefix(s[i:], p) {
-			return true
-		}
 	}
 	return false
 }

@@ -268,7 +268,74 @@ func mayHoldSecretByClauses(s string) bool {
 	query := strings.ContainsAny(s, "?&;")
 	high := strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
 	return quoteColon(s) || long || query && equals || strings.Contains(s, "@") && strings.Contains(s, "://") ||
-		len(s) >= 14 && (high && foldsToASCII(s) || schemeWord(s) || hasSecretPrefix(s))
+		len(s) >= 14 && (high && foldsToASCII(s) || schemeWordByBytes(s) || hasSecretPrefixByBytes(s))
+}
+
+// schemeWordByBytes is schemeWord tried at every byte.
+func schemeWordByBytes(s string) bool {
+	for i := range len(s) {
+		if schemeWordAt(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSecretPrefixByBytes is hasSecretPrefix tried at every byte.
+func hasSecretPrefixByBytes(s string) bool {
+	for i := range len(s) {
+		for _, p := range secretPrefixes {
+			if strings.HasPrefix(s[i:], p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestLiteralsFromSeldomBytes: looking for the scheme words and secret
+// prefixes only where the byte each is found from stands finds what a
+// try at every byte finds, in every case of a scheme word and at every
+// place in the eight-byte words mayHoldSecret reads.
+func TestLiteralsFromSeldomBytes(t *testing.T) {
+	var lits []string
+	for _, w := range []string{"bearer", "basic", "token"} {
+		lits = append(lits, w+" ", strings.ToUpper(w)+"\t", w[:1]+strings.ToUpper(w[1:])+"\n", strings.ToUpper(w[:3])+w[3:]+" ", w, w+"s ")
+	}
+	for _, p := range secretPrefixes {
+		lits = append(lits, p, p[:len(p)-1], p[1:], strings.ToLower(p), strings.ToUpper(p))
+	}
+	fills := []string{"", ".", "a", "ab ", "x", "-", "_", "k", "K", "B", "b", "J", "z", "t", "to", "e", "ey", "gh", "A", " "}
+	rng := rand.New(rand.NewPCG(7, 8))
+	check := func(s string) {
+		t.Helper()
+		if got, want := hasLiteral(s, true), schemeWordByBytes(s); got != want {
+			t.Fatalf("hasLiteral(%q, true) = %v, a try at every byte says %v", s, got, want)
+		}
+		if got, want := hasLiteral(s, false), hasSecretPrefixByBytes(s); got != want {
+			t.Fatalf("hasLiteral(%q, false) = %v, a try at every byte says %v", s, got, want)
+		}
+		if got, want := mayHoldSecret(s), mayHoldSecretByClauses(s); got != want {
+			t.Fatalf("mayHoldSecret(%q) = %v, its clauses say %v", s, got, want)
+		}
+	}
+	for _, l := range lits {
+		for pad := range 17 {
+			check(strings.Repeat(".", pad) + l + strings.Repeat(".", 16-pad))
+			check(strings.Repeat("k", pad) + l)
+		}
+	}
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			if rng.IntN(2) == 0 {
+				b.WriteString(lits[rng.IntN(len(lits))])
+			} else {
+				b.WriteString(fills[rng.IntN(len(fills))])
+			}
+		}
+		check(b.String())
+	}
 }
 
 // TestMayHoldSecretOnePass: the one pass of mayHoldSecret says what its
