@@ -30,10 +30,28 @@ type Text struct {
 }
 
 type textStyles struct {
-	sev            map[analyze.Severity]lipgloss.Style
-	pos, rule, dim lipgloss.Style
-	plain          lipgloss.Style
-	caret, gutter  lipgloss.Style
+	sev            map[analyze.Severity]textStyle
+	pos, rule, dim textStyle
+	plain          textStyle
+	caret, gutter  textStyle
+}
+
+// textStyle is a lipgloss style that renders a text of one line without
+// a tab as it is when there is no colour: what lipgloss makes of it then
+// (it changes only tabs and the lines of a text of several), without the
+// ~15,000 instructions a call of its Render costs (its borders, margins
+// and widths reckoned on copies of the style; a text report renders
+// ~24,000 pieces).
+type textStyle struct {
+	lipgloss.Style
+	colorless bool
+}
+
+func (s textStyle) Render(text string) string {
+	if s.colorless && strings.IndexByte(text, '\t') < 0 && strings.IndexByte(text, '\n') < 0 {
+		return text
+	}
+	return s.Style.Render(text)
 }
 
 func (t *Text) styles(w io.Writer) textStyles {
@@ -43,19 +61,20 @@ func (t *Text) styles(w io.Writer) textStyles {
 	} else {
 		r.SetColorProfile(termenv.Ascii)
 	}
+	style := func(s lipgloss.Style) textStyle { return textStyle{s, !t.Color} }
 	// ANSI-16 indexes, so the user's theme picks the colours.
 	return textStyles{
-		sev: map[analyze.Severity]lipgloss.Style{
-			analyze.Error:   r.NewStyle().Foreground(lipgloss.Color("9")).Bold(true),
-			analyze.Warning: r.NewStyle().Foreground(lipgloss.Color("11")).Bold(true),
-			analyze.Note:    r.NewStyle().Foreground(lipgloss.Color("12")).Bold(true),
+		sev: map[analyze.Severity]textStyle{
+			analyze.Error:   style(r.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)),
+			analyze.Warning: style(r.NewStyle().Foreground(lipgloss.Color("11")).Bold(true)),
+			analyze.Note:    style(r.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)),
 		},
-		pos:    r.NewStyle().Bold(true),
-		plain:  r.NewStyle(),
-		rule:   r.NewStyle().Foreground(lipgloss.Color("8")),
-		dim:    r.NewStyle().Foreground(lipgloss.Color("8")),
-		caret:  r.NewStyle().Foreground(lipgloss.Color("10")).Bold(true),
-		gutter: r.NewStyle().Foreground(lipgloss.Color("12")),
+		pos:    style(r.NewStyle().Bold(true)),
+		plain:  style(r.NewStyle()),
+		rule:   style(r.NewStyle().Foreground(lipgloss.Color("8"))),
+		dim:    style(r.NewStyle().Foreground(lipgloss.Color("8"))),
+		caret:  style(r.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)),
+		gutter: style(r.NewStyle().Foreground(lipgloss.Color("12"))),
 	}
 }
 
@@ -440,7 +459,7 @@ func summaryTable(st textStyles, fs []analyze.Finding) string {
 		}
 		return strconv.Itoa(n)
 	}
-	tb := table.New().Border(lipgloss.RoundedBorder()).BorderStyle(st.dim).
+	tb := table.New().Border(lipgloss.RoundedBorder()).BorderStyle(st.dim.Style).
 		Headers("RULE", "NAME", "ERRORS", "WARNINGS", "NOTES").
 		StyleFunc(func(row, col int) lipgloss.Style {
 			switch {
