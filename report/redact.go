@@ -53,8 +53,18 @@ var credentialSuffixes = []string{"apikey", "token", "secret", "password", "pass
 var keySeparators = strings.NewReplacer("-", "", "_", "", ".", "")
 
 func isCredentialKey(k string) bool {
-	// ASCII keys (nearly all) are folded in a stack buffer: this runs for
-	// every member of every workflow a snippet shows.
+	// This runs for every member of every workflow a snippet shows, and
+	// most names ("name", "type", "value", "parameters") end otherwise
+	// than every credential key and suffix: their last two bytes say so
+	// before the fold, when both are ASCII letters (else the fold
+	// decides).
+	if n := len(k); n >= 2 {
+		a, z := k[n-2]|0x20, k[n-1]|0x20
+		if 'a' <= a && a <= 'z' && 'a' <= z && z <= 'z' && credentialEnds[z]&(1<<(a-'a')) == 0 {
+			return false
+		}
+	}
+	// ASCII keys (nearly all) are folded in a stack buffer.
 	var buf [48]byte
 	n := 0
 	for i := 0; i < len(k); i++ {
@@ -90,6 +100,18 @@ func isCredentialKeyFolded(k string) bool {
 	}
 	return false
 }
+
+// credentialEnds are, by the last letter of a credential key or suffix,
+// the letters before it (bit c-'a' for c). A word that ends otherwise
+// than in two letters needs none: the test reads only keys that do.
+var credentialEnds = func() (ends [256]uint32) {
+	for _, w := range append(slices.Clone(credentialKeys), credentialSuffixes...) {
+		if a, z := w[len(w)-2], w[len(w)-1]; 'a' <= a && a <= 'z' && 'a' <= z && z <= 'z' {
+			ends[z] |= 1 << (a - 'a')
+		}
+	}
+	return ends
+}()
 
 // credentialKeysByLast and credentialSuffixesByLast are credentialKeys
 // and credentialSuffixes by their last byte.

@@ -455,3 +455,32 @@ func TestHasLongRun(t *testing.T) {
 		t.Errorf("%d of 50,000 texts hold a long run: the texts do not exercise both answers", trues)
 	}
 }
+
+// TestIsCredentialKeyByEnd: the test of a key's last two bytes before the
+// fold answers as the fold of the whole key, on the credential keys and
+// suffixes, cut, cased, with separators, runes past ASCII (the Kelvin
+// sign lowers to k) and n8n's common member names.
+func TestIsCredentialKeyByEnd(t *testing.T) {
+	reference := func(k string) bool { return isCredentialKeyFolded(strings.ToLower(keySeparators.Replace(k))) }
+	words := []string{"", "a", "Y", "id", "name", "type", "value", "parameters", "position", "typeVersion", "webhookId", "credentials", "@", "[", "é", "\u212a", "\u212aey", "to\u212aen", "sessionI", "d"}
+	for _, w := range append(slices.Clone(credentialKeys), credentialSuffixes...) {
+		words = append(words, w, strings.ToUpper(w), w[:len(w)-1], w[1:], w[:len(w)-2]+"_"+w[len(w)-2:], w[:len(w)-1]+"-"+w[len(w)-1:]+"..")
+	}
+	seps := []string{"", "-", "_", ".", "x-", "X_", "__"}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(3) {
+			b.WriteString(seps[rng.IntN(len(seps))])
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		b.WriteString(seps[rng.IntN(len(seps))])
+		k := b.String()
+		if got, want := isCredentialKey(k), reference(k); got != want {
+			t.Fatalf("isCredentialKey(%q) = %v, the fold of the whole key says %v", k, got, want)
+		}
+	}
+	if !isCredentialKey("x-" + strings.Repeat("a", 60) + "-api-key") {
+		t.Error("a key longer than the buffer is not found")
+	}
+}
