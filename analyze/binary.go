@@ -25,6 +25,15 @@ var nonWord = regexp.MustCompile(`[^A-Za-z0-9_]`)
 // binaryKeys looks.
 const maxBinaryFeedDepth = 8
 
+// binaryType reports a type binaryRead (missingBinary) judges.
+func binaryType(typ string) bool {
+	switch typ {
+	case "n8n-nodes-base.extractFromFile", "n8n-nodes-base.spreadsheetFile", "n8n-nodes-base.httpRequest":
+		return true
+	}
+	return false
+}
+
 // binaryRead is the literal binary field name node nd reads on every
 // item, for the nodes whose code was read; ok false when it is not known
 // (an expression, an operation that reads no file):

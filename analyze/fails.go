@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,63 +55,65 @@ const langchain = "@n8n/n8n-nodes-langchain."
 //
 // Each check but modelRefused, which reads the node's inputs, answers no
 // at its test of the node's type, and most nodes are of types none judges:
-// failChecks names the kinds of node each check can judge, and a node is
-// asked only those, in their order (TestFailsFirstByKind asks every check
-// of every node and compares).
+// each check names the types it can judge (judges), a node's type is
+// read once into the set of checks that judge it (failPlan, kept in the
+// type's facts), and a node is asked only those, in their order
+// (TestFailPlan asks every check of every node and compares).
 func (g *Graph) failsFirst(i int) (string, bool) {
-	k := failKind(g.Nodes[i].Type)
-	for _, c := range failChecks {
-		if c.kinds&k != 0 {
-			if why, ok := c.check(g, i); ok {
-				return why, true
-			}
+	for m := g.types[i].fails; m != 0; m &= m - 1 {
+		if why, ok := failChecks[bits.TrailingZeros32(m)].check(g, i); ok {
+			return why, true
 		}
 	}
 	return "", false
 }
 
-// The kinds of node failChecks tells apart.
-const (
-	codeKind  = 1 << iota // a Code or Function node (n8nschema.IsCode)
-	baseKind              // another node of n8n-nodes-base
-	otherKind             // a node of another package (LangChain's, a community one)
-	anyKind   = codeKind | baseKind | otherKind
-)
-
-func failKind(typ string) uint8 {
-	switch {
-	case n8nschema.IsCode(typ):
-		return codeKind
-	case strings.HasPrefix(typ, "n8n-nodes-base."):
-		return baseKind
+// failPlan is the set of failChecks (bit k for failChecks[k]) that may
+// judge a node of type typ: failsFirst asks a node only those.
+func failPlan(typ string) uint32 {
+	var m uint32
+	for k, c := range failChecks {
+		if c.judges(typ) {
+			m |= 1 << k
+		}
 	}
-	return otherKind
+	return m
+}
+
+// The types failChecks' checks judge, each the test of the type the
+// check itself makes first: any other type it answers no.
+func anyType(string) bool       { return true }
+func codeType(typ string) bool  { return n8nschema.IsCode(typ) }
+func jsType(typ string) bool    { return typ == n8nschema.TypeCode } // jsCode's, pythonGlobals', pythonIndentation's
+func agentType(typ string) bool { return typ == n8nschema.TypeAgent }
+func funcType(typ string) bool {
+	return typ == n8nschema.TypeFunction || typ == n8nschema.TypeFunctionItem || typ == n8nschema.TypeCode
 }
 
 // failChecks are failsFirst's checks in the order it asks them, each with
-// the kinds of node whose type it can judge.
+// the test of the types it can judge (failPlan). At most 32.
 var failChecks = [...]struct {
-	kinds uint8
-	check func(g *Graph, i int) (string, bool)
+	judges func(typ string) bool
+	check  func(g *Graph, i int) (string, bool)
 }{
-	{codeKind, func(g *Graph, i int) (string, bool) { return placeholderCode(g.Nodes[i]) }},
-	{codeKind, func(g *Graph, i int) (string, bool) { return envCall(g.Nodes[i]) }},
-	{codeKind, func(g *Graph, i int) (string, bool) { return credentialsRead(g.Nodes[i]) }},
-	{codeKind, (*Graph).errorItemRead},
-	{codeKind, (*Graph).triggerFieldThrow},
-	{baseKind, func(g *Graph, i int) (string, bool) { return mergeNoFields(g.Nodes[i]) }},
-	{baseKind, (*Graph).missingBinary},
-	{otherKind, (*Graph).noModel},
-	{codeKind, func(g *Graph, i int) (string, bool) { return pythonGlobals(g.Nodes[i], g.ver) }},
-	{codeKind, func(g *Graph, i int) (string, bool) { return pythonIndentation(g.Nodes[i]) }},
-	{otherKind, (*Graph).noPrompt},
-	{otherKind, (*Graph).fileText},
-	{anyKind, (*Graph).modelRefused},
-	{otherKind, (*Graph).embeddingRefused},
-	{otherKind, (*Graph).noSession},
-	{otherKind, (*Graph).emptyKey},
-	{baseKind, (*Graph).bodylessFails},
-	{otherKind, (*Graph).vectorStoreAsRetriever},
+	{funcType, func(g *Graph, i int) (string, bool) { return placeholderCode(g.Nodes[i]) }},
+	{jsType, func(g *Graph, i int) (string, bool) { return envCall(g.Nodes[i]) }},
+	{funcType, func(g *Graph, i int) (string, bool) { return credentialsRead(g.Nodes[i]) }},
+	{jsType, (*Graph).errorItemRead},
+	{codeType, (*Graph).triggerFieldThrow},
+	{func(typ string) bool { return typ == "n8n-nodes-base.merge" }, func(g *Graph, i int) (string, bool) { return mergeNoFields(g.Nodes[i]) }},
+	{binaryType, (*Graph).missingBinary},
+	{func(typ string) bool { name, ok := strings.CutPrefix(typ, langchain); return ok && modelRoots[name] }, (*Graph).noModel},
+	{jsType, func(g *Graph, i int) (string, bool) { return pythonGlobals(g.Nodes[i], g.ver) }},
+	{jsType, func(g *Graph, i int) (string, bool) { return pythonIndentation(g.Nodes[i]) }},
+	{promptType, (*Graph).noPrompt},
+	{fileTextType, (*Graph).fileText},
+	{anyType, (*Graph).modelRefused},
+	{embedderType, (*Graph).embeddingRefused},
+	{agentType, (*Graph).noSession},
+	{agentType, (*Graph).emptyKey},
+	{bodylessType, (*Graph).bodylessFails},
+	{func(typ string) bool { return typ == langchain+"chainRetrievalQa" }, (*Graph).vectorStoreAsRetriever},
 }
 
 // modelRoots are the root nodes whose ai_languageModel input is required
@@ -260,6 +263,12 @@ func (g *Graph) embedderRefused(i int, depth int) (int, string, bool) {
 	return k, "its embeddings " + why, true
 }
 
+// embedderType reports a type embedderRefused judges (at depth 0).
+func embedderType(typ string) bool {
+	name, ok := strings.CutPrefix(typ, langchain)
+	return ok && (name == "toolVectorStore" || name == "retrieverVectorStore" || name == "chainRetrievalQa" || strings.HasPrefix(name, "vectorStore"))
+}
+
 // storeCallsEmbedder reports a vector store that embeds when it runs
 // itself: a legacy *Insert node, or a store at mode insert, load, update
 // or retrieve-as-tool (not retrieve, the default, nor an expression).
@@ -320,7 +329,7 @@ func (g *Graph) RefusedEmbedder(n *n8nschema.Node) (*n8nschema.Node, bool) {
 func (g *Graph) noPrompt(i int) (string, bool) {
 	nd := g.Nodes[i]
 	v := nd.TypeVersion
-	switch strings.TrimPrefix(nd.Type, langchain) {
+	switch promptName(nd.Type) {
 	case "agent":
 		if v < 1.3 {
 			return "", false
@@ -366,6 +375,18 @@ func (g *Graph) noPrompt(i int) (string, bool) {
 		return "", false
 	}
 	return "it reads its prompt from the chatInput field (promptType \"auto\"), which the items it is fed do not have: n8n stops at \"No prompt specified\"", true
+}
+
+// promptName is the name noPrompt tests a node's type by.
+func promptName(typ string) string { return strings.TrimPrefix(typ, langchain) }
+
+// promptType reports a type noPrompt judges.
+func promptType(typ string) bool {
+	switch promptName(typ) {
+	case "agent", "chainLlm", "chainRetrievalQa":
+		return true
+	}
+	return false
 }
 
 // maxFeedDepth bounds how far back through pass-through nodes fieldFree

@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // failsFirstEvery is failsFirst as it was before it asked a node only the
-// checks of its kind: every check, in order, of every node.
+// checks of its type (failPlan): every check, in order, of every node.
 func failsFirstEvery(g *Graph, i int) (string, bool) {
 	for _, c := range failChecks {
 		if why, ok := c.check(g, i); ok {
@@ -34,12 +35,12 @@ func sameFailsFirst(t *testing.T, g *Graph) (fails int) {
 	return fails
 }
 
-// TestFailsFirstByKind: a node of n8n-nodes-base is judged by the checks of
-// its type and by modelRefused, which reads its inputs (a Set node fed a
-// refused chat model on ai_languageModel fails there too), a Code node by
-// the checks of code and modelRefused; each answers what every check in
-// order answers, on nodes that fail and nodes that do not.
-func TestFailsFirstByKind(t *testing.T) {
+// TestFailsFirstByType: a node is judged by the checks of its type
+// (failPlan) and by modelRefused, which reads its inputs (a Set node fed a
+// refused chat model on ai_languageModel fails there too, and so does a
+// Code node); each answers what every check in order answers, on nodes
+// that fail and nodes that do not.
+func TestFailsFirstByType(t *testing.T) {
 	const src = `{"nodes": [
 	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
 	 {"name": "Set fed a model", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [0, 0], "parameters": {}},
@@ -66,16 +67,44 @@ func TestFailsFirstByKind(t *testing.T) {
 	}
 }
 
-// TestFailsFirstByKindCorpus: on every node of the corpus, failsFirst
-// answers what every check in order answers.
-func TestFailsFirstByKindCorpus(t *testing.T) {
+// TestFailPlan: on every node of the repository's fixtures and of the
+// three corpora, failsFirst answers what every check in order answers,
+// and each check, asked alone, judges no node of a type failPlan leaves
+// it out for; each check judges some node there. It fails when a clause
+// of a check's type test (failChecks' judges) is dropped.
+func TestFailPlan(t *testing.T) {
+	var workflows []*n8nschema.Workflow
+	for _, dir := range []string{"testdata", "../testdata", "../rules/testdata", "../rules/examples"} {
+		for _, f := range corpustest.Dir(t, dir) {
+			workflows = append(workflows, f.Workflows...)
+		}
+	}
+	workflows = append(workflows, corpustest.Workflows(t)...)
 	fails := 0
-	for _, f := range corpustest.Files(t) {
-		for _, w := range f.Workflows {
-			fails += sameFailsFirst(t, BuildGraph(w))
+	var judged [len(failChecks)]int
+	for _, w := range workflows {
+		g := BuildGraph(w)
+		fails += sameFailsFirst(t, g)
+		for i, nd := range g.Nodes {
+			plan := failPlan(nd.Type)
+			for k, c := range failChecks {
+				why, ok := c.check(g, i)
+				if !ok {
+					continue
+				}
+				judged[k]++
+				if plan&(1<<k) == 0 {
+					t.Errorf("%s: node %q (%s) fails at check %d (%s), which failPlan leaves out for its type", w.Source.Name, nd.Name, nd.Type, k, why)
+				}
+			}
 		}
 	}
 	if fails == 0 {
-		t.Error("no node of the corpus fails first: the comparison proves nothing")
+		t.Error("no node fails first: the comparison proves nothing")
+	}
+	for k, n := range judged {
+		if n == 0 {
+			t.Errorf("check %d judges no fixture or corpus node: the comparison proves nothing for it", k)
+		}
 	}
 }

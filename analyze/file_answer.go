@@ -140,6 +140,15 @@ func (g *Graph) filePrompt(i int) (string, bool) {
 	return fileAnswerWhy("prompt", path, src, "No prompt specified"), true
 }
 
+// fileTextType reports a type fileText judges.
+func fileTextType(typ string) bool {
+	switch strings.TrimPrefix(typ, langchain) {
+	case "informationExtractor", "textClassifier":
+		return true
+	}
+	return false
+}
+
 // fileText judges the text of an Information Extractor (param text) and
 // of a Text Classifier (inputText): each throws before the model is
 // called when it is empty ("Text for item N is not defined":

@@ -613,11 +613,12 @@ func (g *Graph) failing() {
 	for i, nd := range g.Nodes {
 		hooks = hooks || nd.Type == n8nschema.TypeWebhook && !nd.Disabled
 		r := &g.refusals[i]
-		// A node of a type no check of RefusedCall judges is asked only
-		// for its credentials' types (n8nschema.RefusableType, read once
-		// per type): most nodes hold none.
-		if g.types[i].refusable || len(nd.Credentials) > 0 {
-			r.Refusal, r.ok = n8nschema.RefusedCall(nd)
+		// A node is asked only the checks of RefusedCall that judge its
+		// type (n8nschema.RefusalChecksOf, read once per type), and one
+		// of a type none judges only for its credentials' types: most
+		// nodes hold none.
+		if c := g.types[i].refusal; c != 0 || len(nd.Credentials) > 0 {
+			r.Refusal, r.ok = n8nschema.RefusedCallBy(nd, c)
 		}
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
@@ -666,8 +667,12 @@ func (g *Graph) failing() {
 		if first {
 			mark(&g.noCall, i)
 		} else if !nd.ContinuesOnFail() && !nd.ContinueOnFail {
-			g.sessionEdges(i)
-			g.markFieldThrows(i)
+			// Each judges only its type, which each tests first.
+			if nd.Type == n8nschema.TypeAgent {
+				g.sessionEdges(i)
+			} else if n8nschema.IsCode(nd.Type) {
+				g.markFieldThrows(i)
+			}
 		}
 		r, refused := g.refused(i)
 		if refused && r.NoItems && !nd.AlwaysOutputData {
@@ -964,8 +969,9 @@ var (
 type typeFacts struct {
 	spec      n8nschema.Spec
 	unshipped bool
-	refusable bool // n8nschema.RefusableType
-	requires  bool // n8nschema.RequiresParams
+	requires  bool                    // n8nschema.RequiresParams
+	refusal   n8nschema.RefusalChecks // n8nschema.RefusalChecksOf
+	fails     uint32                  // the failChecks that may judge the type (failPlan)
 }
 
 // maxCachedSpecs bounds specCache: past it (a set of made-up node types)
@@ -1000,7 +1006,7 @@ func factsOf(typ string) *typeFacts {
 	if p, ok := specCache.Load(typ); ok {
 		return p.(*typeFacts)
 	}
-	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ), refusable: n8nschema.RefusableType(typ), requires: n8nschema.RequiresParams(typ)}
+	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ), refusal: n8nschema.RefusalChecksOf(typ), requires: n8nschema.RequiresParams(typ), fails: failPlan(typ)}
 	if specCached.Load() >= maxCachedSpecs {
 		return f
 	}

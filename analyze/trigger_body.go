@@ -261,6 +261,13 @@ func (g *Graph) bodylessFails(i int) (string, bool) {
 	return g.gmailNoRecipient(i)
 }
 
+// bodylessType reports a type bodylessFails judges: bodylessURL's and
+// gmailNoRecipient's.
+func bodylessType(typ string) bool {
+	base := strings.TrimSuffix(typ, "Tool")
+	return base == n8nschema.TypeHTTPRequest || base == "n8n-nodes-base.gmail"
+}
+
 // gmailNoRecipient judges a Gmail send whose recipient is a bodyless
 // read (bodylessRecipient): it fails on every item before it sends.
 func (g *Graph) gmailNoRecipient(i int) (string, bool) {

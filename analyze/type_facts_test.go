@@ -9,7 +9,7 @@ import (
 )
 
 // TestTypeFacts: what factsOf keeps per type is what n8nschema.Lookup,
-// Unshipped, RefusableType and RequiresParams answer of it, asked twice (the second from the cache), for
+// Unshipped, RefusalChecksOf, RequiresParams and failPlan answer of it, asked twice (the second from the cache), for
 // hand-picked types both ways and every type of the three corpora.
 func TestTypeFacts(t *testing.T) {
 	types := []string{"", "nopackage", "n8n-nodes-base.start", "n8n-nodes-base.httpRequest", "n8n-nodes-base.slackTool",
@@ -24,8 +24,8 @@ func TestTypeFacts(t *testing.T) {
 	for _, typ := range types {
 		for range 2 {
 			f := factsOf(typ)
-			if f.refusable != n8nschema.RefusableType(typ) || f.requires != n8nschema.RequiresParams(typ) {
-				t.Errorf("%q: refusable %v, requires %v", typ, f.refusable, f.requires)
+			if f.refusal != n8nschema.RefusalChecksOf(typ) || f.requires != n8nschema.RequiresParams(typ) || f.fails != failPlan(typ) {
+				t.Errorf("%q: refusal %b, requires %v, fails %b", typ, f.refusal, f.requires, f.fails)
 			}
 			if f.unshipped != n8nschema.Unshipped(typ) {
 				t.Errorf("%q: unshipped %v, Unshipped %v", typ, f.unshipped, !f.unshipped)

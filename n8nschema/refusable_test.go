@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestRefusableType: a node of a type RefusableType leaves out, holding no
-// credential, is refused by no check of RefusedCall. Hand-written nodes
+// TestRefusableType: a node of a type RefusalChecksOf finds no check for,
+// holding no credential, is refused by no check of RefusedCall. Hand-written nodes
 // that each check of RefusedCall refuses (the HTTP checks, Google Sheets,
 // Aggregate, Supabase, the OpenAI nodes, a model that calls a retired
 // model, an embeddings node, a node that throws first, a Merge with a
@@ -16,8 +16,9 @@ import (
 // are of types it lists, and nodes of types no check judges are not; then
 // every node of the three corpora and of the repository's fixtures is
 // asked with its credentials taken away (each fails when a clause of
-// RefusableType is dropped).
+// RefusalChecksOf is dropped).
 func TestRefusableType(t *testing.T) {
+	refusable := func(typ string) bool { return RefusalChecksOf(typ) != 0 }
 	parse := func(node string) *Node {
 		t.Helper()
 		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+node+`],"connections":{}}`)))
@@ -45,20 +46,20 @@ func TestRefusableType(t *testing.T) {
 		n := parse(node)
 		if r, ok := RefusedCall(n); !ok {
 			t.Errorf("%s: not refused (the fixture no longer stands for its check)", node)
-		} else if !RefusableType(n.Type) {
-			t.Errorf("%s: refused (%s), but RefusableType(%q) is false", node, r.Why, n.Type)
+		} else if !refusable(n.Type) {
+			t.Errorf("%s: refused (%s), but RefusalChecksOf(%q) is empty", node, r.Why, n.Type)
 		}
 	}
 	for _, typ := range []string{"n8n-nodes-base.set", "n8n-nodes-base.if", "n8n-nodes-base.code", "n8n-nodes-base.noOp", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.someCommunityNode", "n8n-nodes-base.setTool"} {
-		if RefusableType(typ) {
-			t.Errorf("RefusableType(%q) is true: no check of RefusedCall judges that type", typ)
+		if refusable(typ) {
+			t.Errorf("RefusalChecksOf(%q) is %b: no check of RefusedCall judges that type", typ, RefusalChecksOf(typ))
 		}
 	}
 
 	nodes, skipped := 0, 0
 	eachFixtureNode(t, func(where string, n *Node) {
 		nodes++
-		if RefusableType(n.Type) {
+		if refusable(n.Type) {
 			return
 		}
 		skipped++
@@ -67,11 +68,77 @@ func TestRefusableType(t *testing.T) {
 		r, ok := RefusedCall(n)
 		n.Credentials = creds
 		if ok {
-			t.Errorf("%s: node %q (%s v%v) with no credential is refused (%s), but RefusableType is false", where, n.Name, n.Type, n.TypeVersion, r.Why)
+			t.Errorf("%s: node %q (%s v%v) with no credential is refused (%s), but RefusalChecksOf is empty", where, n.Name, n.Type, n.TypeVersion, r.Why)
 		}
 	})
 	if skipped == 0 || skipped == nodes {
-		t.Fatalf("%d of %d nodes of types RefusableType leaves out", skipped, nodes)
+		t.Fatalf("%d of %d nodes of types RefusalChecksOf finds no check for", skipped, nodes)
+	}
+}
+
+// TestRefusalChecksOf: each check of RefusedCall, asked alone
+// (RefusedCallBy with its one bit, the node's credentials taken away),
+// refuses no node of a type RefusalChecksOf leaves it out for, on every
+// node of the repository's fixtures and of the three corpora; each
+// refuses some node there, and a hand-written node per check is refused
+// by RefusedCallBy with its type's checks. RefusedCallBy with the type's
+// checks answers what RefusedCall answers, credentials kept. It fails
+// when a clause of RefusalChecksOf is dropped.
+func TestRefusalChecksOf(t *testing.T) {
+	const checks = 10
+	if AllRefusalChecks != 1<<checks-1 {
+		t.Fatalf("AllRefusalChecks is %b: %d checks expected", AllRefusalChecks, checks)
+	}
+	for node, want := range map[string]RefusalChecks{
+		`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://example.com","sendBody":true,"specifyBody":"json","jsonBody":"{\"a\":"}}`:                                                                                                                                       checkHTTP,
+		`{"name":"n","type":"n8n-nodes-base.httpRequestTool","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.anthropic.com/v1/messages","sendBody":true,"specifyBody":"json","jsonBody":"{\"model\":\"claude-sonnet-4-5\",\"messages\":[]}"}}`:                                                                       checkHTTP,
+		`{"name":"n","type":"n8n-nodes-base.googleSheetsTool","typeVersion":4.5,"parameters":{"operation":"update","columns":{"mappingMode":"defineBelow","value":{},"matchingColumns":["id"]}}}`:                                                                                                                                       checkSheets,
+		`{"name":"n","type":"n8n-nodes-base.aggregate","typeVersion":1,"parameters":{"fieldsToAggregate":{"fieldToAggregate":[{"fieldToAggregate":"a"},{"fieldToAggregate":"a"}]}}}`:                                                                                                                                                    checkAggregate,
+		`{"name":"n","type":"n8n-nodes-base.orbit","typeVersion":1,"parameters":{"resource":"member","operation":"upsert"}}`:                                                                                                                                                                                                            checkThrowsFirst,
+		`{"name":"n","type":"n8n-nodes-base.telegram","typeVersion":1.2,"parameters":{"resource":"message","operation":"sendCarrierPigeon"}}`:                                                                                                                                                                                           checkOperations,
+		`{"name":"n","type":"n8n-nodes-base.notion","typeVersion":2,"parameters":{"resource":"database","operation":"create"}}`:                                                                                                                                                                                                         checkOperations,
+		`{"name":"n","type":"n8n-nodes-base.merge","typeVersion":2.1,"parameters":{"mode":"mergeByIndex"}}`:                                                                                                                                                                                                                             checkModes,
+		`{"name":"n","type":"n8n-nodes-base.supabase","typeVersion":1,"parameters":{"operation":"get"}}`:                                                                                                                                                                                                                                checkSupabase,
+		`{"name":"n","type":"n8n-nodes-base.openAi","typeVersion":1,"parameters":{"model":"gpt-4","prompt":"Hi"}}`:                                                                                                                                                                                                                      checkLegacy,
+		`{"name":"n","type":"@n8n/n8n-nodes-langchain.openAi","typeVersion":1.3,"parameters":{"model":"gpt-3.5-turbo","messages":{"messageValues":[{"content":"Hi"}]}}}`:                                                                                                                                                                checkOpenAiV1,
+		`{"name":"n","type":"@n8n/n8n-nodes-langchain.lmChatOpenAi","typeVersion":1,"parameters":{"model":"gpt-4-32k"}}`:                                                                                                                                                                                                                checkRetired,
+		`{"name":"n","type":"@n8n/n8n-nodes-langchain.embeddingsOpenAi","typeVersion":1.2,"parameters":{"model":"text-similarity-ada-001"}}`:                                                                                                                                                                                            checkRetired,
+		`{"name":"n","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"method":"POST","url":"https://api.openai.com/v1/chat/completions","authentication":"predefinedCredentialType","nodeCredentialType":"openAiApi","sendBody":true,"specifyBody":"json","jsonBody":"{\"model\":\"gpt-4-32k\",\"messages\":[]}"}}`: checkRetired,
+	} {
+		f := Parse(NewSource("n.json", []byte(`{"nodes":[`+node+`],"connections":{}}`)))
+		n := f.Workflows[0].Nodes[0]
+		if _, ok := RefusedCallBy(n, want); !ok {
+			t.Errorf("%s: not refused by its check alone (the fixture no longer stands for it)", node)
+		}
+		if c := RefusalChecksOf(n.Type); c&want == 0 {
+			t.Errorf("%s: RefusalChecksOf(%q) = %b, without its check %b", node, n.Type, c, want)
+		}
+	}
+	var fired [checks]int
+	eachFixtureNode(t, func(where string, n *Node) {
+		c := RefusalChecksOf(n.Type)
+		r, ok := RefusedCallBy(n, c)
+		if wantR, want := RefusedCall(n); ok != want || r != wantR {
+			t.Errorf("%s: node %q (%s): RefusedCallBy its type's checks = %+v, %v; RefusedCall %+v, %v", where, n.Name, n.Type, r, ok, wantR, want)
+		}
+		creds := n.Credentials
+		n.Credentials = nil
+		for k := range checks {
+			r, ok := RefusedCallBy(n, 1<<k)
+			if !ok {
+				continue
+			}
+			fired[k]++
+			if c&(1<<k) == 0 {
+				t.Errorf("%s: node %q (%s v%v) is refused by check %b alone (%s), which RefusalChecksOf leaves out", where, n.Name, n.Type, n.TypeVersion, 1<<k, r.Why)
+			}
+		}
+		n.Credentials = creds
+	})
+	for k, n := range fired {
+		if n == 0 && RefusalChecks(1<<k) != checkOpenAiV1 {
+			t.Errorf("check %b refuses no fixture or corpus node: the comparison proves nothing for it", 1<<k)
+		}
 	}
 }
 

@@ -111,10 +111,89 @@ var fullAccess = map[string]bool{
 // Only a version the table lists exactly is judged by its operations: a
 // nearer or newer release may define more. Expressions are not judged.
 func RefusedCall(n *Node) (Refusal, bool) {
+	return RefusedCallBy(n, AllRefusalChecks)
+}
+
+// RefusalChecks is a set of RefusedCall's checks (besides the credential
+// test, which judges a node of any type that holds a credential).
+type RefusalChecks uint16
+
+const (
+	checkHTTP        RefusalChecks = 1 << iota // the HTTP Request's: literalURL, brokenJSONBody, unknownAuth, literalKey, noKey, AnthropicNoMaxTokens
+	checkSheets                                // sheetsNoMatchValue
+	checkAggregate                             // aggregateTwice
+	checkThrowsFirst                           // throwsAtStart
+	checkOperations                            // undefinedOperation
+	checkModes                                 // undefinedMode
+	checkSupabase                              // supabaseRefusal
+	checkLegacy                                // legacyCompletion
+	checkOpenAiV1                              // openAiV1Message
+	checkRetired                               // retiredCall
+
+	// AllRefusalChecks is every check: RefusedCall's.
+	AllRefusalChecks RefusalChecks = 1<<iota - 1
+)
+
+// RefusalChecksOf is the set of RefusedCall's checks that may refuse a
+// node of type typ: each other one answers no at its test of the node's
+// type, whatever its version and parameters. The analysis reads it once
+// per type and asks RefusedCallBy with it. A check added to RefusedCall
+// is added here with the test of the type it makes first
+// (TestRefusalChecksOf asks every check of every node and compares).
+func RefusalChecksOf(typ string) RefusalChecks {
+	base := strings.TrimSuffix(typ, "Tool")
+	var c RefusalChecks
+	switch base {
+	case TypeHTTPRequest:
+		c |= checkHTTP | checkRetired // HTTPModelCallOf (retiredCall)
+	case "n8n-nodes-base.googleSheets":
+		c |= checkSheets
+	case "n8n-nodes-base.supabase":
+		c |= checkSupabase
+	case openAiApp:
+		c |= checkOpenAiV1
+	}
+	switch typ {
+	case "n8n-nodes-base.aggregate":
+		c |= checkAggregate
+	case openAiLegacy:
+		c |= checkLegacy
+	}
+	if _, ok := providerNodes[base]; ok {
+		c |= checkRetired
+	}
+	if _, ok := embeddingNodes[typ]; ok {
+		c |= checkRetired
+	}
+	for _, x := range throwsFirst {
+		if x.typ == base {
+			c |= checkThrowsFirst
+		}
+	}
+	for _, x := range modeBranches {
+		if x.typ == base {
+			c |= checkModes
+		}
+	}
+	// undefinedOperation judges only a version whose entry lists
+	// operations.
+	es, _ := entriesOf(base)
+	for i := range es {
+		if len(es[i].ops) > 0 {
+			c |= checkOperations
+		}
+	}
+	return c
+}
+
+// RefusedCallBy is RefusedCall asking only the checks in c and the
+// credential test: RefusedCall itself when c holds every check that may
+// refuse the node (RefusalChecksOf its type).
+func RefusedCallBy(n *Node, c RefusalChecks) (Refusal, bool) {
 	// The checks of an HTTP Request (or its tool) are asked of no other
 	// node: each would answer no at its own test of the type.
 	typ := strings.TrimSuffix(n.Type, "Tool")
-	http := typ == TypeHTTPRequest
+	http := c&checkHTTP != 0 && typ == TypeHTTPRequest
 	if http {
 		// The URL is checked before the body is parsed, and the body
 		// before the request is sent (HttpRequestV3.node.js L158–169,
@@ -136,8 +215,10 @@ func RefusedCall(n *Node) (Refusal, bool) {
 			return url, true
 		}
 	}
-	if r, ok := sheetsNoMatchValue(n); ok {
-		return r, true
+	if c&checkSheets != 0 {
+		if r, ok := sheetsNoMatchValue(n); ok {
+			return r, true
+		}
 	}
 	if http {
 		if r, ok := literalKey(n); ok {
@@ -150,31 +231,43 @@ func RefusedCall(n *Node) (Refusal, bool) {
 			return Refusal{Why: "it posts to Anthropic's Messages API a body with no max_tokens, which the API requires: it answers 400 on every item and bills nothing", Fails: true}, true
 		}
 	}
-	if r, ok := aggregateTwice(n); ok {
-		return r, true
+	if c&checkAggregate != 0 {
+		if r, ok := aggregateTwice(n); ok {
+			return r, true
+		}
 	}
 	d, known := n.describeAs(typ)
 	if !known {
-		return retiredCall(n)
+		return retiredIn(n, c)
 	}
 	// A programmatic node asks for its credential inside the branch of the
 	// operation it runs (Twitter v1 asks in its "tweet" and
 	// "directMessage" branches), so with a resource or operation it does
 	// not define it asks for none; a declarative node asks first.
 	if !d.Declarative() {
-		if r, ok := throwsAtStart(n, d, typ); ok {
-			return r, true
+		if c&checkThrowsFirst != 0 {
+			if r, ok := throwsAtStart(n, d, typ); ok {
+				return r, true
+			}
 		}
-		if r, ok := undefinedOperation(n, d, typ); ok {
-			return r, true
+		if c&checkOperations != 0 {
+			if r, ok := undefinedOperation(n, d, typ); ok {
+				return r, true
+			}
 		}
-		if r, ok := undefinedMode(n, d, typ); ok {
-			return r, true
+		if c&checkModes != 0 {
+			if r, ok := undefinedMode(n, d, typ); ok {
+				return r, true
+			}
 		}
 	}
-	supabase, supabaseOK := supabaseRefusal(n, typ)
-	if supabaseOK && supabase.NoCall {
-		return supabase, true // thrown before it asks for its credential
+	var supabase Refusal
+	supabaseOK := false
+	if c&checkSupabase != 0 {
+		supabase, supabaseOK = supabaseRefusal(n, typ)
+		if supabaseOK && supabase.NoCall {
+			return supabase, true // thrown before it asks for its credential
+		}
 	}
 	// Most nodes hold a credential of a type they take: that is tested
 	// first. Whether the node asks for none (its authentication
@@ -187,15 +280,17 @@ func RefusedCall(n *Node) (Refusal, bool) {
 	if supabaseOK {
 		return supabase, true
 	}
-	if why, ok := legacyCompletion(n); ok {
-		return Refusal{Why: why, Fails: true}, true // sent, and refused
+	if c&checkLegacy != 0 {
+		if why, ok := legacyCompletion(n); ok {
+			return Refusal{Why: why, Fails: true}, true // sent, and refused
+		}
 	}
-	if d.Declarative() { // a programmatic node's was judged above
+	if d.Declarative() && c&checkOperations != 0 { // a programmatic node's was judged above
 		if r, ok := undefinedOperation(n, d, typ); ok {
 			return r, true
 		}
 	}
-	if typ == openAiApp && d.Version < 2 && n.TypeVersion == d.Version && len(d.e.ops) > 0 {
+	if c&checkOpenAiV1 != 0 && typ == openAiApp && d.Version < 2 && n.TypeVersion == d.Version && len(d.e.ops) > 0 {
 		res, rok := literalParam(n, "resource")
 		op, ook := literalParam(n, "operation")
 		if res == "" {
@@ -210,55 +305,15 @@ func RefusedCall(n *Node) (Refusal, bool) {
 			}
 		}
 	}
-	return retiredCall(n)
+	return retiredIn(n, c)
 }
 
-// RefusableType reports whether RefusedCall may refuse a node of type typ
-// that holds no credential. False: every check RefusedCall asks but the
-// credential test answers no at its test of the node's type, whatever the
-// node's version and parameters. The analysis asks it once per type and
-// RefusedCall only of the nodes of such a type, or that hold a credential.
-// A check added to RefusedCall that judges a type this does not list must
-// list it here (TestRefusableType compares the two).
-func RefusableType(typ string) bool {
-	base := strings.TrimSuffix(typ, "Tool")
-	switch base {
-	case TypeHTTPRequest, // the HTTP checks; HTTPModelCallOf (retiredCall)
-		"n8n-nodes-base.googleSheets", // sheetsNoMatchValue
-		"n8n-nodes-base.supabase",     // supabaseRefusal
-		openAiApp:                     // openAiV1Message
-		return true
+// retiredIn is retiredCall when c holds it.
+func retiredIn(n *Node, c RefusalChecks) (Refusal, bool) {
+	if c&checkRetired == 0 {
+		return Refusal{}, false
 	}
-	switch typ {
-	case "n8n-nodes-base.aggregate", // aggregateTwice
-		openAiLegacy: // legacyCompletion
-		return true
-	}
-	if _, ok := providerNodes[base]; ok { // retiredCall
-		return true
-	}
-	if _, ok := embeddingNodes[typ]; ok { // retiredCall
-		return true
-	}
-	for _, x := range throwsFirst {
-		if x.typ == base {
-			return true
-		}
-	}
-	for _, x := range modeBranches {
-		if x.typ == base {
-			return true
-		}
-	}
-	// undefinedOperation judges only a version whose entry lists
-	// operations.
-	es, _ := entriesOf(base)
-	for i := range es {
-		if len(es[i].ops) > 0 {
-			return true
-		}
-	}
-	return false
+	return retiredCall(n)
 }
 
 // retiredCall is RetiredModelCall as a refusal: sent, and refused.
