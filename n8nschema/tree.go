@@ -122,8 +122,20 @@ func (t *tree) farKeyOff(n *jnode) uint32 {
 	}
 }
 
-// keyOf is the unescaped key of member n.
+// keyOf is the unescaped key of member n. Pretty-printed JSON writes
+// `"key": value`: a value after a quote, a colon and a space has its key
+// between the quote kdist before it and that one (the colon is the one
+// in front of the value, the quote before it closes the key), read with
+// no scan.
 func (t *tree) keyOf(n *jnode) string {
+	if o := n.off; n.flags&keyEsc == 0 && n.kdist > 3 && t.text[o-3:o] == "\": " {
+		return t.text[o-uint32(n.kdist)+1 : o-3]
+	}
+	return t.keyScanned(n)
+}
+
+// keyScanned is keyOf but for its common case.
+func (t *tree) keyScanned(n *jnode) string {
 	if n.flags&keyEsc != 0 {
 		return t.escKeys[t.keyOff(n)]
 	}
@@ -346,13 +358,14 @@ type frame struct {
 	dropped bool
 }
 
-// keyBit is one of 64 bits for a key, from its length and end bytes.
+// keyBit is one of 64 bits for a key, from its length and end bytes
+// mixed by a multiplicative hash (its top six bits).
 func keyBit(key string) uint64 {
-	h := uint(len(key))
+	h := uint64(len(key))
 	if len(key) > 0 {
-		h ^= uint(key[0])<<1 ^ uint(key[len(key)-1])<<3
+		h ^= uint64(key[0])<<8 ^ uint64(key[len(key)-1])<<16
 	}
-	return 1 << (h % 64)
+	return 1 << (h * 0x9E3779B97F4A7C15 >> 58)
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -488,7 +501,7 @@ key:
 		b.key, b.keyEnd, b.kesc = uint32(i), uint32(j-1), fl != 0
 		// Pretty-printed JSON writes `"key": value`: the colon and its
 		// one space need no call to ws.
-		if j+2 < len(s) && s[j] == ':' && s[j+1] == ' ' && s[j+2] > ' ' {
+		if j+2 < len(s) && s[j:j+2] == ": " && s[j+2] > ' ' {
 			i = j + 2
 			goto value
 		}

@@ -173,3 +173,34 @@ func TestHoldsBraces(t *testing.T) {
 	}
 	all("")
 }
+
+// TestKeyOfAsScanned: keyOf's shortcut for `"key": value` reads every key
+// as keyScanned, the scan back from the value, does: keys spaced every
+// way, empty, escaped (a quote, a colon and a space inside one), far from
+// their values, and every member of every file of n8n-real.
+func TestKeyOfAsScanned(t *testing.T) {
+	far := strings.Repeat(" ", 70000)
+	check := func(name string, src []byte) {
+		r := buildTree(NewSource(name, src), view(src), 0)
+		if !r.ok {
+			return
+		}
+		tr, n := r.t, 0
+		for i := range tr.nodes {
+			c := &tr.nodes[i]
+			if c.flags&member == 0 {
+				continue
+			}
+			n++
+			if got, want := tr.keyOf(c), tr.keyScanned(c); got != want {
+				t.Fatalf("%s: member at %d: keyOf %q, scanned %q", name, c.off, got, want)
+			}
+		}
+		if n == 0 && name == "cases" {
+			t.Fatal("no member")
+		}
+	}
+	check("cases", []byte(`{"a": 1, "b" : 2, "c":  3, "d":4, "e":`+"\t5, \"f\":\n6, \"\": 7, \"\":  {\"\": [8]}, "+
+		`"g\": h": 9, "i\": ": "j\": ", "k\u0022": {"l": ""}, "m"`+far+`: 10, "n":`+far+`11, "o" `+far+`: 12, "p": "\": "}`))
+	eachCorpusFile(t, "n8n-real", check)
+}
