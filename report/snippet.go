@@ -99,8 +99,8 @@ func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, in
 			spans = append(spans, r.blockSpans(src, pos.Line, ls, le, i)...)
 		}
 	}
-	// The values the JSON structure marks as secrets (found once per
-	// workflow shown).
+	// The values the JSON structure marks as secrets (read from the
+	// members in the window only).
 	spans = append(spans, r.structuralSpans(src, ds, de)...)
 	spans = mergeSpans(spans)
 
