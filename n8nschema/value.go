@@ -860,3 +860,64 @@ func (t *tree) stringMembers(i uint32, keep func(string) bool, fn func(StringMem
 		}
 	}
 }
+
+// StringMembersIn is StringMembersOf for the members whose string's JSON
+// text meets [from, to) (source offsets): it enters only the containers
+// whose text may meet the range, so a few members of a large value cost
+// about its depth times a binary search of each level.
+func (v Value) StringMembersIn(from, to int, keep func(key string) bool, fn func(StringMember)) {
+	if v.Kind() != Object {
+		return
+	}
+	// The range in the tree's own offsets, clamped to its text.
+	lo, hi := from-v.t.base, to-v.t.base
+	if hi <= 0 || lo >= len(v.t.text) || lo >= hi {
+		return
+	}
+	v.t.stringMembersIn(v.i, uint32(max(lo, 0)), uint32(min(hi, len(v.t.text))), keep, fn)
+}
+
+// stringMembersIn is stringMembers for the children of node i whose text
+// may meet [lo, hi). Child k's text ends before child k+1's starts, so the
+// children before the first one whose successor starts after lo are
+// skipped by a binary search; the walk stops at the first child that
+// starts at or after hi.
+func (t *tree) stringMembersIn(i uint32, lo, hi uint32, keep func(string) bool, fn func(StringMember)) {
+	n := &t.nodes[i]
+	kids := t.children(n)
+	// first is the least k with k == len(kids)-1 or kids[k+1].off > lo.
+	first, last := 0, len(kids)-1
+	for first < last {
+		m := int(uint(first+last) >> 1)
+		if kids[m+1].off > lo {
+			last = m
+		} else {
+			first = m + 1
+		}
+	}
+	isObject := n.kind() == Object
+	name, nameIsString, named := "", false, false
+	for k := first; k < len(kids) && kids[k].off < hi; k++ {
+		c := &kids[k]
+		switch c.kind() {
+		case Object, Array:
+			t.stringMembersIn(n.first+uint32(k), lo, hi, keep, fn)
+		case String:
+			if !isObject || c.first <= lo {
+				continue
+			}
+			key := t.keyOf(c)
+			if keep != nil && !keep(key) {
+				continue
+			}
+			if !named {
+				named = true
+				if j, ok := t.member(n, "name"); ok && t.nodes[j].kind() == String {
+					name, nameIsString = t.str(&t.nodes[j]), true
+				}
+			}
+			fn(StringMember{Key: key, Str: t.str(c), Offset: t.base + int(c.off), RawLen: int(c.first - c.off),
+				Name: name, NameIsString: nameIsString})
+		}
+	}
+}

@@ -845,10 +845,6 @@ func (m memo) Redact(s string) string {
 // elsewhere in the JSON: {"name": "X-API-Key", "value": "…"} pretty-printed
 // over lines.
 type Redactor struct {
-	// structural holds, per workflow, the sorted byte ranges of string
-	// values that the JSON structure marks as secrets, found when a
-	// snippet first shows part of the workflow.
-	structural map[*n8nschema.Workflow][][2]int
 	// wfs are set's workflows by source with their byte ranges, sorted by
 	// start, indexed on first need: a file that holds many workflows (an
 	// array export) finds the few a snippet shows by a binary search, not
@@ -917,10 +913,7 @@ func (r *Redactor) structuralSpans(src *n8nschema.Source, from, to int) [][2]int
 		if sw.spans[i][1] <= from {
 			continue
 		}
-		spans := r.workflowSpans(sw.ws[i])
-		for k := sort.Search(len(spans), func(k int) bool { return spans[k][1] > from }); k < len(spans) && spans[k][0] < to; k++ {
-			out = append(out, spans[k])
-		}
+		out = structuralIn(sw.ws[i], from, to, out)
 	}
 	return out
 }
@@ -953,136 +946,30 @@ func (sw *sourceWorkflows) index() {
 	}
 }
 
-func (r *Redactor) workflowSpans(w *n8nschema.Workflow) [][2]int {
-	if spans, ok := r.structural[w]; ok {
-		return spans
-	}
+// structuralIn appends to out the string values (without their quotes)
+// of w that overlap [from, to) and that the JSON structure marks secret:
+// a credential key's value, or the "value" beside a "name" that is one.
+// Only the members in the range are read.
+func structuralIn(w *n8nschema.Workflow, from, to int, out [][2]int) [][2]int {
 	src := w.Source
-	var spans [][2]int
-	add := func(off, rawLen int) {
-		if off > 0 && rawLen > 2 && off+rawLen <= len(src.Src) {
-			spans = append(spans, [2]int{off + 1, off + rawLen - 1}) // keep the quotes
-		}
-	}
-	// One pass over the workflow's text; with a repeated key the members
-	// a path names differ, and the walk below decides.
 	// Only "value" members and credential keys matter; the others are
 	// skipped unread.
 	keep := func(k string) bool { return k == "value" || isCredentialKey(k) }
-	if !w.Value.StringMembersOf(keep, func(m n8nschema.StringMember) {
+	w.Value.StringMembersIn(from, to, keep, func(m n8nschema.StringMember) {
 		secret := false
 		if m.Key == "value" {
 			secret = m.NameIsString && isCredentialKey(m.Name)
 		} else {
 			secret = isCredentialKey(m.Key)
 		}
-		if secret && !isPlaceholder(m.Str) {
-			add(m.Offset, m.RawLen)
+		off, rawLen := m.Offset, m.RawLen
+		if !secret || off <= 0 || rawLen <= 2 || off+rawLen > len(src.Src) {
+			return
 		}
-	}) {
-		root := w.Value
-		paths := &pathCache{root: root, heads: map[string]n8nschema.Value{}}
-		root.Walk(func(rel string, v n8nschema.Value) {
-			if v.Kind() != n8nschema.String {
-				return
-			}
-			parent, key := splitPath(rel)
-			secret := false
-			if key == "value" {
-				name := paths.get(joinRel(parent, "name"))
-				secret = name.Kind() == n8nschema.String && isCredentialKey(name.Str())
-			} else {
-				secret = isCredentialKey(key)
-			}
-			if !secret || isPlaceholder(v.Str()) {
-				return
-			}
-			add(v.ValuePos().Offset, len(v.Raw()))
-		})
-	}
-	spans = mergeSpans(spans)
-	if r.structural == nil {
-		r.structural = map[*n8nschema.Workflow][][2]int{}
-	}
-	r.structural[w] = spans
-	return spans
-}
-
-// pathCache resolves paths below root as root.Get does, remembering the
-// value of each path's first two elements ("nodes.12"): Get resolves a
-// path one element after another, so the rest can start from there
-// instead of skipping every earlier node of the workflow again.
-type pathCache struct {
-	root  n8nschema.Value
-	heads map[string]n8nschema.Value
-}
-
-func (c *pathCache) get(path string) n8nschema.Value {
-	i := secondDot(path)
-	if i < 0 {
-		return c.root.Get(path)
-	}
-	head := path[:i]
-	h, ok := c.heads[head]
-	if !ok {
-		h = c.root.Get(head)
-		c.heads[head] = h
-	}
-	return h.Get(path[i+1:])
-}
-
-// secondDot returns the index of the unescaped '.' that ends the second
-// element of a dotted path, or -1.
-func secondDot(p string) int {
-	n := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '.':
-			if n++; n == 2 {
-				return i
-			}
+		sp := [2]int{off + 1, off + rawLen - 1} // keep the quotes
+		if sp[1] > from && sp[0] < to && !isPlaceholder(m.Str) {
+			out = append(out, sp)
 		}
-	}
-	return -1
-}
-
-// splitPath cuts a dotted path into its parent and last key, honouring
-// backslash escapes.
-func splitPath(p string) (parent, key string) {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] != '.' {
-			continue
-		}
-		n := 0
-		for j := i - 1; j >= 0 && p[j] == '\\'; j-- {
-			n++
-		}
-		if n%2 == 0 {
-			return p[:i], unescapeKey(p[i+1:])
-		}
-	}
-	return "", unescapeKey(p)
-}
-
-func unescapeKey(k string) string {
-	if !strings.Contains(k, `\`) {
-		return k
-	}
-	var b strings.Builder
-	for i := 0; i < len(k); i++ {
-		if k[i] == '\\' && i+1 < len(k) {
-			i++
-		}
-		b.WriteByte(k[i])
-	}
-	return b.String()
-}
-
-func joinRel(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
+	})
+	return out
 }

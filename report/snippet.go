@@ -99,8 +99,8 @@ func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, in
 			spans = append(spans, r.blockSpans(src, pos.Line, ls, le, i)...)
 		}
 	}
-	// The values the JSON structure marks as secrets (found once per
-	// workflow shown).
+	// The values the JSON structure marks as secrets (read from the
+	// members in the window only).
 	spans = append(spans, r.structuralSpans(src, ds, de)...)
 	spans = mergeSpans(spans)
 
@@ -110,12 +110,43 @@ func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, in
 		out.WriteString("…")
 		col++
 	}
+	col += writeWindow(&out, b, ds, de, caret, spans)
+	if de < le {
+		out.WriteString("…")
+	}
+	return out.String(), col
+}
+
+// writeWindow writes the bytes [ds, de) of b as a snippet shows them: the
+// runes in spans (sorted, disjoint) as '*', a tab as a space, control and
+// invisible characters escaped. It returns the columns written before
+// caret.
+func writeWindow(out *strings.Builder, b []byte, ds, de, caret int, spans [][2]int) int {
+	col := 0
 	si := 0
 	for i := ds; i < de; {
-		c, size := utf8.DecodeRune(b[i:])
 		for si < len(spans) && spans[si][1] <= i {
 			si++
 		}
+		if b[i] >= 0x20 && b[i] < 0x7f && (si == len(spans) || spans[si][0] > i) {
+			// A run of printable ASCII bytes outside the spans is shown as
+			// it is, one column a byte.
+			stop := de
+			if si < len(spans) {
+				stop = min(stop, spans[si][0])
+			}
+			j := i + 1
+			for j < stop && b[j] >= 0x20 && b[j] < 0x7f {
+				j++
+			}
+			out.Write(b[i:j])
+			if i < caret {
+				col += min(j, caret) - i
+			}
+			i = j
+			continue
+		}
+		c, size := utf8.DecodeRune(b[i:])
 		text := ""
 		switch {
 		case si < len(spans) && spans[si][0] <= i:
@@ -133,10 +164,7 @@ func (r *Redactor) Snippet(src *n8nschema.Source, pos n8nschema.Pos) (string, in
 		}
 		i += size
 	}
-	if de < le {
-		out.WriteString("…")
-	}
-	return out.String(), col
+	return col
 }
 
 // caretOffset is the byte offset of pos in the line [ls, le): pos.Offset
