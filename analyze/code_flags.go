@@ -191,23 +191,39 @@ func ternaryThen(pre string) bool {
 		!strings.HasSuffix(strings.TrimRight(pre, " \t"), "??")
 }
 
+// fieldTestPattern is a pattern of a test of a field of a reference
+// (ref, the references' alternation), with the literals one of which
+// each of its matches holds: without any in a code, it is neither built
+// nor run (TestFieldTestNeeds).
+type fieldTestPattern struct {
+	needs []string
+	re    string
+}
+
+// fieldTestPatterns are the tests fieldTests looks for.
+func fieldTestPatterns(ref string) [10]fieldTestPattern {
+	return [...]fieldTestPattern{
+		{[]string{"typeof"}, `typeof\s+` + ref + fieldPath + `\s*[!=]==?\s*(?:'[^']*'|"[^"]*")`},
+		{[]string{"undefined", "null"}, ref + fieldPath + `\s*[!=]==?\s*(?:undefined|null)\b`},
+		{[]string{"true"}, ref + fieldPath + `\s*[!=]==?\s*true\b`}, // dm?.ok === true: false when the field is missing
+		{[]string{"undefined", "null"}, `(?:undefined|null)\s*[!=]==?\s*` + ref + fieldPath},
+		{[]string{"!"}, `!\s*` + ref + fieldPath},
+		{[]string{"in"}, `['"][\w$]+['"]\s+in\s+` + ref + `\b`},
+		{[]string{".hasOwnProperty("}, ref + `\.hasOwnProperty\(\s*['"][^'"]*['"]\s*\)`},
+		{[]string{"Object.hasOwn("}, `Object\.hasOwn\(\s*` + ref + `\s*,\s*['"][^'"]*['"]\s*\)`},
+		{[]string{"Boolean(", "Array.isArray(", "Number.isFinite("}, `(?:Boolean|Array\.isArray|Number\.isFinite)\(\s*` + ref + fieldPath + `\s*\)`},
+		{[]string{"?"}, ref + fieldPath + `\s*\?\s*` + jsLiteral + `\s*:\s*` + jsLiteral},
+	}
+}
+
 // fieldTests finds the tests of a field of a reference in refs.
 func fieldTests(code string, refs map[string]string) []fieldTest {
-	ref := refAlternation(refs)
 	var out []fieldTest
-	for _, re := range []string{
-		`typeof\s+` + ref + fieldPath + `\s*[!=]==?\s*(?:'[^']*'|"[^"]*")`,
-		ref + fieldPath + `\s*[!=]==?\s*(?:undefined|null)\b`,
-		ref + fieldPath + `\s*[!=]==?\s*true\b`, // dm?.ok === true: false when the field is missing
-		`(?:undefined|null)\s*[!=]==?\s*` + ref + fieldPath,
-		`!\s*` + ref + fieldPath,
-		`['"][\w$]+['"]\s+in\s+` + ref + `\b`,
-		ref + `\.hasOwnProperty\(\s*['"][^'"]*['"]\s*\)`,
-		`Object\.hasOwn\(\s*` + ref + `\s*,\s*['"][^'"]*['"]\s*\)`,
-		`(?:Boolean|Array\.isArray|Number\.isFinite)\(\s*` + ref + fieldPath + `\s*\)`,
-		ref + fieldPath + `\s*\?\s*` + jsLiteral + `\s*:\s*` + jsLiteral,
-	} {
-		rx, err := regexp.Compile(re)
+	for _, p := range fieldTestPatterns(refAlternation(refs)) {
+		if !slices.ContainsFunc(p.needs, func(lit string) bool { return strings.Contains(code, lit) }) {
+			continue
+		}
+		rx, err := regexp.Compile(p.re)
 		if err != nil {
 			continue
 		}

@@ -1,10 +1,15 @@
 package analyze
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // TestFieldFlags: the names a Code node binds to a test of a field of an
@@ -79,4 +84,69 @@ func TestItemRefsBounded(t *testing.T) {
 	if read >= len(code)*decls/4 {
 		t.Fatalf("itemRefs read %d bytes: it grows with declarations × length", read)
 	}
+}
+
+// TestFieldTestNeeds: every match of each of fieldTests' patterns holds
+// one of the pattern's needs, so that skipping a pattern whose needs a
+// code lacks finds the same tests; on codes made to match each pattern
+// (each one must match at least once) and on every Code node of the
+// corpora.
+func TestFieldTestNeeds(t *testing.T) {
+	codes := []string{
+		"const ok = typeof $json.a === 'number';",
+		"const found = $json.id !== undefined; const none = $json.x == null;",
+		"const sent = $('DM').first().json.ok === true;",
+		"const gone = undefined === $json.a; const empty = null != $json.b;",
+		"const missing = ! $json.cost;",
+		"const has = 'worker_hours' in item.json;",
+		"const has = $json.hasOwnProperty('a');",
+		"const has = Object.hasOwn($json, 'a');",
+		"const a = Boolean($json.a), b = Array.isArray($json.list), c = Number.isFinite($json.n);",
+		"const label = $json.ok ? 'yes' : \"no\";",
+	}
+	for _, c := range []string{
+		"const s = $input.item.json || {};\nconst ok = typeof s.worker_hours === 'number';\nreturn { json: { ok, hours: ok ? s.worker_hours : null } };",
+		"return [{ json: { found: $json.id !== undefined, name: $json.name } }];",
+		"for (const item of $input.all()) {\n  item.json.has_stats = 'worker_hours' in item.json;\n}\nreturn $input.all();",
+		"const dm = $('DM').isExecuted ? $('DM').first().json : null;\nreturn [{ json: { slack: { notified: dm?.ok === true } } }];",
+	} {
+		codes = append(codes, c)
+	}
+	matched := make([]int, len(fieldTestPatterns("")))
+	check := func(code string) {
+		refs := itemRefs(code)
+		if len(refs) == 0 {
+			return
+		}
+		for i, p := range fieldTestPatterns(refAlternation(refs)) {
+			for _, m := range regexp.MustCompile(p.re).FindAllString(code, -1) {
+				matched[i]++
+				if !slices.ContainsFunc(p.needs, func(lit string) bool { return strings.Contains(m, lit) }) {
+					t.Errorf("pattern %d matches %q, which holds none of %q", i, m, p.needs)
+				}
+			}
+		}
+	}
+	for _, code := range codes {
+		check(code)
+	}
+	for i, k := range matched {
+		if k == 0 {
+			t.Errorf("pattern %d matches none of the codes", i)
+		}
+	}
+	t.Run("corpora", func(t *testing.T) {
+		n := 0
+		for _, w := range corpustest.Workflows(t) {
+			for _, nd := range w.Nodes {
+				for _, p := range []string{"jsCode", "functionCode"} {
+					if v, ok := nd.Param(p); ok && v.Kind() == n8nschema.String {
+						check(v.Str())
+						n++
+					}
+				}
+			}
+		}
+		t.Logf("%d codes", n)
+	})
 }

@@ -2211,6 +2211,9 @@ type ReachGroup struct {
 // workflow of many chained triggers linear. A trigger that reaches what
 // no other one does is a group of its own, with exactly ReachFrom's nodes.
 func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
+	if len(triggers) == 0 {
+		return nil // most workflows have no schedule, and RS106 and RS204 ask of each
+	}
 	owner := make([]int32, len(g.Nodes))   // 1 + the first trigger that reaches each node; 0: none
 	groupOf := newUnionFind(len(triggers)) // a group's root is its first trigger
 	var queue []int

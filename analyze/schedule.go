@@ -66,8 +66,6 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 			best, found = ms, true
 		}
 	}
-	unit := map[string]int{"seconds": 1000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000,
-		"weeks": 7 * 86_400_000, "months": 28 * 86_400_000}
 	num := func(v n8nschema.Value, def float64) (int, bool) {
 		if !v.Exists() {
 			return int(def), true
@@ -92,14 +90,23 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 				}
 				continue
 			}
-			param := map[string]string{"seconds": "secondsInterval", "minutes": "minutesInterval", "hours": "hoursInterval",
-				"days": "daysInterval", "weeks": "weeksInterval", "months": "monthsInterval"}[field]
-			def := map[string]float64{"seconds": 30, "minutes": 5}[field]
-			if def == 0 {
-				def = 1
+			param, def := "", 1.0
+			switch field {
+			case "seconds":
+				param, def = "secondsInterval", 30
+			case "minutes":
+				param, def = "minutesInterval", 5
+			case "hours":
+				param = "hoursInterval"
+			case "days":
+				param = "daysInterval"
+			case "weeks":
+				param = "weeksInterval"
+			case "months":
+				param = "monthsInterval"
 			}
 			if k, ok := num(e.Get(param), def); ok {
-				take(k * unit[field])
+				take(k * unitMS(field))
 			}
 		}
 	case n8nschema.TypeCron:
@@ -116,7 +123,7 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 				take(28 * 86_400_000)
 			case "everyX":
 				if k, ok := num(e.Get("value"), 2); ok {
-					take(k * unit[e.Get("unit").Str()])
+					take(k * unitMS(e.Get("unit").Str()))
 				}
 			case "custom":
 				if ms, ok := cronStepMS(e.Get("cronExpression").Str()); ok {
@@ -132,10 +139,30 @@ func ScheduleEveryMS(t *n8nschema.Node) (int, bool) {
 			u = "seconds"
 		}
 		if k, ok := num(t.Params().Get("interval"), 1); ok {
-			take(k * unit[u])
+			take(k * unitMS(u))
 		}
 	}
 	return best, found
+}
+
+// unitMS is the length of a schedule's unit in milliseconds (0 for a unit
+// n8n does not define; a month counts 28 days, the shortest).
+func unitMS(unit string) int {
+	switch unit {
+	case "seconds":
+		return 1000
+	case "minutes":
+		return 60_000
+	case "hours":
+		return 3_600_000
+	case "days":
+		return 86_400_000
+	case "weeks":
+		return 7 * 86_400_000
+	case "months":
+		return 28 * 86_400_000
+	}
+	return 0
 }
 
 // cronStepRE matches a cron field that runs every step: "*", "*/5", "0/5".

@@ -1563,8 +1563,28 @@ var switches = []Switch{
 	{"Sentry Crons", "/cron/", ConfLow},
 }
 
+// switchWords are words one of which every switch's Match holds
+// (TestSwitchWords): a URL without any, in any case, pings none.
+var switchWords = [...]string{"ping", "cron", "heartbeat", "push", "nosnch"}
+
+// asciiOnly reports whether s holds no byte beyond ASCII.
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // SwitchOf reports whether a URL pings a dead-man's switch.
 func SwitchOf(url string) (Switch, bool) {
+	if asciiOnly(url) && !slices.ContainsFunc(switchWords[:], func(w string) bool { return ascii.ContainsFold(url, w) }) {
+		// RS401 and RS402 ask this of many URLs, most of which name no
+		// switch. (A text beyond ASCII may hold the Kelvin sign or the
+		// dotted capital I, which ToLower makes a k and an i.)
+		return Switch{}, false
+	}
 	u := strings.ToLower(url)
 	for _, s := range switches {
 		if strings.Contains(u, s.Match) {
@@ -1680,13 +1700,34 @@ func PingsSwitch(n *Node) bool {
 	return ok
 }
 
+// HeartbeatNamed is HeartbeatOf without the wording of the node's
+// messages: a ping to a dead-man's switch, or a signal whose name or URL
+// says it is one. RS401 reads only that of a node outside a loop, where a
+// word in a message is content, not a signal.
+func HeartbeatNamed(n *Node) (Heartbeat, bool) {
+	if !signalSinks[strings.TrimSuffix(n.Type, "Tool")] {
+		return Heartbeat{}, false
+	}
+	if a := n.heartbeat.p.Load(); a != nil {
+		if a.v.Where == "message" {
+			return Heartbeat{}, false // the name and the URL say nothing
+		}
+		return a.v, a.ok // HeartbeatOf's answer, kept
+	}
+	return heartbeatRead(n, false)
+}
+
 // heartbeatOf is HeartbeatOf for a node of a signalSinks type.
-func heartbeatOf(n *Node) (Heartbeat, bool) {
+func heartbeatOf(n *Node) (Heartbeat, bool) { return heartbeatRead(n, true) }
+
+// heartbeatRead is heartbeatOf; the messages' wording is read only when
+// messages is set.
+func heartbeatRead(n *Node, messages bool) (Heartbeat, bool) {
 	url := paramStr(n, "url")
 	if s, ok := SwitchOf(url); ok {
 		return Heartbeat{Word: "ping", Where: "url", Switch: &s, Conf: s.Conf}, true
 	}
-	h := heartbeatWording(n, url)
+	h := heartbeatWording(n, url, messages)
 	// A signal is sent: reading a job's progress (GET .../progress) or a
 	// sheet is polling, not a heartbeat. (The wording is looked for first:
 	// most nodes have none, and it is cheaper than the operation.)
@@ -1700,13 +1741,17 @@ func heartbeatOf(n *Node) (Heartbeat, bool) {
 }
 
 // heartbeatWording finds the heartbeat wording of a node in its name, its
-// URL, then its message parameters; Word is "" when there is none.
-func heartbeatWording(n *Node, url string) Heartbeat {
+// URL, then (with messages) its message parameters; Word is "" when there
+// is none.
+func heartbeatWording(n *Node, url string, messages bool) Heartbeat {
 	if w := HeartbeatWord(n.Name); w != "" {
 		return Heartbeat{Word: w, Where: "name", Conf: ConfMedium}
 	}
 	if w := HeartbeatWord(url); w != "" {
 		return Heartbeat{Word: w, Where: "url", Conf: ConfMedium}
+	}
+	if !messages {
+		return Heartbeat{}
 	}
 	var msgs [len(messageParams)]Value
 	n.Params().getMany(messageParams[:], msgs[:]) // one pass, not a Param per name

@@ -284,16 +284,18 @@ func (d NodeVersion) takesCredential(typ string) bool {
 	if d.e == nil || typ == "" || strings.ContainsAny(typ, " ?:") {
 		return false
 	}
-	for s := d.e.creds; ; {
-		i := strings.Index(s, typ)
+	s := d.e.creds
+	for from := 0; ; {
+		i := strings.Index(s[from:], typ)
 		if i < 0 {
 			return false
 		}
+		i += from
 		end := i + len(typ)
 		if (i == 0 || s[i-1] == ' ') && (end == len(s) || s[end] == ' ' || s[end] == '?' || s[end] == ':') {
 			return true
 		}
-		s = s[i+1:]
+		from = i + 1 // the byte before the next match is s[i]'s, not a start
 	}
 }
 
@@ -380,10 +382,63 @@ func (d NodeVersion) AuthCredentials() iter.Seq[AuthCredential] {
 		if d.e == nil || !strings.Contains(d.e.creds, ":") {
 			return
 		}
-		for c := range strings.FieldsSeq(d.e.creds) {
+		// The table writes one space between types (TestCredentialSearch).
+		for s := d.e.creds; s != ""; {
+			c, rest, _ := strings.Cut(s, " ")
 			if name, vals, ok := strings.Cut(c, ":"); ok && !yield(AuthCredential{name, vals}) {
 				return
 			}
+			s = rest
+		}
+	}
+}
+
+// holdsByte is strings.ContainsAny(s, string(bs)) for ASCII bytes bs,
+// without the set ContainsAny builds on each call.
+func holdsByte(s string, bs ...byte) bool {
+	for _, b := range bs {
+		if strings.IndexByte(s, b) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// AuthCredentialsFor yields, in the table's order, the type of each
+// credential AuthCredentials yields that n8n requires when the parameter
+// holds v (For). RS007 asks it of every node that names a credential
+// hanging on the parameter: only the fields that hold v are read.
+func (d NodeVersion) AuthCredentialsFor(v string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if d.e == nil {
+			return
+		}
+		if v == "" || holdsByte(v, ' ', ',', ':') {
+			for a := range d.AuthCredentials() { // what the search below cannot find
+				if a.For(v) && !yield(a.Type) {
+					return
+				}
+			}
+			return
+		}
+		// A value is a piece of its field (the table writes one space
+		// between fields): read each field that holds v once.
+		s := d.e.creds
+		for from := 0; ; {
+			i := strings.Index(s[from:], v)
+			if i < 0 {
+				return
+			}
+			i += from
+			start := strings.LastIndexByte(s[:i], ' ') + 1
+			end := len(s)
+			if j := strings.IndexByte(s[i:], ' '); j >= 0 {
+				end = i + j
+			}
+			if name, vals, ok := strings.Cut(s[start:end], ":"); ok && (AuthCredential{name, vals}).For(v) && !yield(name) {
+				return
+			}
+			from = end
 		}
 	}
 }
@@ -391,12 +446,36 @@ func (d NodeVersion) AuthCredentials() iter.Seq[AuthCredential] {
 // AuthCredentialOf returns typ as AuthCredentials yields it, and whether
 // it hangs on the credential parameter.
 func (d NodeVersion) AuthCredentialOf(typ string) (AuthCredential, bool) {
-	for a := range d.AuthCredentials() {
-		if a.Type == typ {
-			return a, true
-		}
+	if d.e == nil || strings.IndexByte(d.e.creds, ':') < 0 {
+		return AuthCredential{}, false // none hangs on the parameter (most entries)
 	}
-	return AuthCredential{}, false
+	if typ == "" || holdsByte(typ, ' ', ':') {
+		for a := range d.AuthCredentials() { // what the search below cannot find
+			if a.Type == typ {
+				return a, true
+			}
+		}
+		return AuthCredential{}, false
+	}
+	// Found in place, as takesCredential finds a type (RS007 asks this of
+	// every credential of a node): typ hangs on the parameter where it
+	// starts the text or follows a space and a ":" follows it; its values
+	// run to the next space. The first such is the one AuthCredentials
+	// yields first.
+	s := d.e.creds
+	for from := 0; ; {
+		i := strings.Index(s[from:], typ)
+		if i < 0 {
+			return AuthCredential{}, false
+		}
+		i += from
+		end := i + len(typ)
+		if (i == 0 || s[i-1] == ' ') && end < len(s) && s[end] == ':' {
+			vals, _, _ := strings.Cut(s[end+1:], " ")
+			return AuthCredential{typ, vals}, true
+		}
+		from = i + 1
+	}
 }
 
 // DefaultAuthentication is the credential parameter's default when

@@ -45,10 +45,6 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 	if m.named == "" || len(g.Out(n)) == 0 && len(g.In(n)) == 0 && !g.WiredUnrun(n) && !d.Trigger() {
 		return authMismatch{}, false
 	}
-	m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
-	if !n.TypeVersionSet {
-		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
-	}
 	m.param, m.auth = d.CredentialParam(), d.DefaultAuthentication()
 	if v, set := n.Param(m.param); set {
 		if v.Kind() != n8nschema.String || v.IsExpr() {
@@ -56,15 +52,22 @@ func credentialMismatch(g *analyze.Graph, n *n8nschema.Node) (authMismatch, bool
 		}
 		m.auth, m.how, m.stored = v.Str(), "set on the node", true
 	}
-	for a := range d.AuthCredentials() {
-		if a.For(m.auth) && !slices.Contains(n.Credentials, a.Type) {
-			m.want = append(m.want, a.Type)
+	for t := range d.AuthCredentialsFor(m.auth) {
+		if !slices.Contains(n.Credentials, t) {
+			m.want = append(m.want, t)
 		}
 	}
 	if len(m.want) == 0 {
 		return authMismatch{}, false
 	}
 	slices.Sort(m.want)
+	switch {
+	case m.stored: // the wording of a mismatch, made once there is one
+	case !n.TypeVersionSet:
+		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", the version n8n runs a node with no typeVersion at; not stored on the node"
+	default:
+		m.how = "the default of v" + strconv.FormatFloat(d.Version, 'f', -1, 64) + ", not stored on the node"
+	}
 	return m, true
 }
 

@@ -53,8 +53,19 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 				files = append(files, t)
 			}
 		}
-		if !slices.ContainsFunc(ops, madeWrite) {
-			schedules = nil // what a schedule's run repeats is a write
+		// A schedule's run repeats a write after a read of a whole store:
+		// the reads are found once, and the schedules grouped only when
+		// there is one (most workflows have none).
+		var stores []*n8nschema.Node
+		if len(schedules) > 0 && slices.ContainsFunc(ops, madeWrite) {
+			for _, n := range g.Nodes {
+				if analyze.ReadsWholeStore(n) {
+					stores = append(stores, n)
+				}
+			}
+		}
+		if len(stores) == 0 {
+			schedules = nil
 		}
 		// What comes after a dedupe across executions, or after a node that
 		// empties a target, is created once.
@@ -62,8 +73,8 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 		for _, grp := range analyze.GroupByReach(g, schedules) {
 			t, reach := grp.Triggers[0], grp.Reach
 			var reads []*n8nschema.Node
-			for _, n := range g.Nodes {
-				if reach[n] && analyze.ReadsWholeStore(n) {
+			for _, n := range stores {
+				if reach[n] {
 					reads = append(reads, n)
 				}
 			}
@@ -75,26 +86,36 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 			if len(reads) == 0 {
 				continue
 			}
-			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
 			from := analyze.Unsifted(g, reads)
-			// A write after a time-stamped write, or after a call that
-			// fetches fresh data per record, records this run's findings.
-			logged := analyze.Behind(g, reach, grp.Triggers, analyze.Stamps)
-			readOnce := map[*n8nschema.Node]bool{}
-			for _, op := range ops {
-				if !op.Write && !op.Paid && from[op.Node] != nil && from[op.Node] != op.Node {
-					readOnce[op.Node] = true
-				}
-			}
-			fresh := analyze.Behind(g, reach, grp.Triggers, func(n *n8nschema.Node) bool { return readOnce[n] })
+			// What runs after a mark is walked for once a write after a
+			// read asks it (most groups have none).
+			var after, logged, fresh map[*n8nschema.Node]bool
 			for _, op := range ops {
 				read := from[op.Node]
-				if read == nil || read == op.Node || !madeWrite(op) || g.IsSubNode(op.Node) || done[op.Node] || after[op.Node] {
+				if read == nil || read == op.Node || !madeWrite(op) || g.IsSubNode(op.Node) || done[op.Node] {
+					continue
+				}
+				if after == nil {
+					after = analyze.Behind(g, reach, grp.Triggers, createdOnce)
+				}
+				if after[op.Node] {
 					continue
 				}
 				eff := analyze.ConsequenceOf(op.Node)
 				if eff.Message || eff.Consequence != analyze.SecondRecord && eff.Consequence != analyze.Harm {
 					continue
+				}
+				if logged == nil {
+					// A write after a time-stamped write, or after a call that
+					// fetches fresh data per record, records this run's findings.
+					logged = analyze.Behind(g, reach, grp.Triggers, analyze.Stamps)
+					readOnce := map[*n8nschema.Node]bool{}
+					for _, op := range ops {
+						if !op.Write && !op.Paid && from[op.Node] != nil && from[op.Node] != op.Node {
+							readOnce[op.Node] = true
+						}
+					}
+					fresh = analyze.Behind(g, reach, grp.Triggers, func(n *n8nschema.Node) bool { return readOnce[n] })
 				}
 				if logged[op.Node] || fresh[op.Node] || analyze.Stamps(op.Node) || analyze.KeyedByAddress(op.Node) {
 					continue

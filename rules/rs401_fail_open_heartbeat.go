@@ -36,10 +36,16 @@ sheet of results) outside a loop.`,
 		var beats []*n8nschema.Node
 		var words []n8nschema.Heartbeat
 		for _, n := range g.Nodes {
-			if n.Disabled || !g.Reachable(n) || !periodic[n] && !g.InCycle(n) {
+			if n.Disabled || !periodic[n] && !g.InCycle(n) || !g.Reachable(n) {
 				continue
 			}
-			h, ok := n8nschema.HeartbeatOf(n)
+			// Outside a loop a word in a message is not reported (below):
+			// only the name and the URL are read.
+			read := n8nschema.HeartbeatNamed
+			if g.InCycle(n) {
+				read = n8nschema.HeartbeatOf
+			}
+			h, ok := read(n)
 			if !ok {
 				continue
 			}
@@ -144,6 +150,9 @@ func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 		if !t.Disabled && analyze.OnClock(t) {
 			clocks = append(clocks, t)
 		}
+	}
+	if len(clocks) == 0 {
+		return nil // most workflows: nothing to walk
 	}
 	return analyze.ReachFrom(g, clocks...)
 }

@@ -127,7 +127,7 @@ is no fallback, since its failures there lose items no other write holds.`,
 		g := pass.Set.Graph(pass.Workflow)
 		seen := map[*n8nschema.Node]bool{}
 		var errRead map[string]bool
-		var writes map[*n8nschema.Node]bool // writesOf, read on first need
+		writes := liveWrites(pass)
 		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
 			n := op.Node
 			// A model call its provider refuses on every run (a shut-down
@@ -145,26 +145,31 @@ is no fallback, since its failures there lose items no other write holds.`,
 			// Only a node that continues on error passes a failure on (a
 			// sub-node's root decides for it, below): any other is left
 			// before its write is read.
-			if !n.ContinuesOnFail() && !g.IsSubNode(n) {
+			sub := g.IsSubNode(n)
+			if !n.ContinuesOnFail() && !sub {
 				continue
 			}
-			// A POST to a read endpoint (".../query", ".../search") is not
-			// a write whose failure misleads anyone.
-			write := op.Consequence() != analyze.NoEffect
 			paid := op.Paid || refused && retiredModel(n)
+			if sub && !paid {
+				continue // a sub-node's failure is its root's, and only a paid call's is read (below)
+			}
+			if !sub && n.OnError == "continueErrorOutput" && len(g.ErrorOutputs(n)) > 0 {
+				continue // its failures go to its error output, which is wired (below)
+			}
+			// A POST to a read endpoint (".../query", ".../search") is not
+			// a write whose failure misleads anyone. A sub-node's write is
+			// not read: its root's failure is (below).
+			write := !sub && op.Consequence() != analyze.NoEffect
 			// A chat request to a host the run decides may or may not
 			// bill, but what comes after reads its answer.
 			model := !paid && n8nschema.ChatRequestBody(n)
 			if !write && !paid && !model || analyze.CannotCall(op) {
 				continue // a call to a placeholder host fails every run: nothing passes for a result
 			}
-			if g.IsSubNode(n) {
+			if sub {
 				// A sub-node's failure is its root's: an agent or chain
 				// whose model call fails fails as a whole, and its onError
-				// decides where the failure goes.
-				if !paid {
-					continue
-				}
+				// decides where the failure goes; only a paid call is read.
 				r := g.Root(n)
 				if r == nil || g.IsSubNode(r) || g.Spec(r).Role != n8nschema.RoleAgent {
 					continue
@@ -240,7 +245,7 @@ is no fallback, since its failures there lose items no other write holds.`,
 			// the item is lost when both fail.
 			var first *n8nschema.Node
 			if write && !refused {
-				first = fallbackOf(g, n, writesOf(pass, &writes))
+				first = fallbackOf(g, n, writes)
 			}
 			switch {
 			case first != nil:
@@ -297,7 +302,7 @@ is no fallback, since its failures there lose items no other write holds.`,
 				if g.FromErrorTrigger(n) || !g.HandlesFailure(n) {
 					d.Severity = analyze.Note
 					d.Message += "; it is a best-effort record or alert"
-				} else if w := writeAfter(g, n, writesOf(pass, &writes)); w != nil {
+				} else if w := writeAfter(g, n, writes); w != nil {
 					d.Message += fmt.Sprintf("; it is the only record of an item the workflow failed on (it runs only on the failure path), so a failed %s loses that failure too while %q after it closes the item as if it were handled", what, w.Name)
 				} else {
 					d.Severity = analyze.Note
@@ -325,7 +330,7 @@ is no fallback, since its failures there lose items no other write holds.`,
 // runs for items no failure sent it and the first write does not get
 // (its success output, another source); a node that feeds both alike
 // (a loop that runs the create beside the edit) leaves it a fallback.
-func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
+func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes func(*n8nschema.Node) bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
 	var first *n8nschema.Node
@@ -341,7 +346,7 @@ func fallbackOf(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 			}
 			m := e.From
 			if e.Error {
-				if writes[m] && m.OnError == "continueErrorOutput" && m.Type == n.Type {
+				if m.OnError == "continueErrorOutput" && m.Type == n.Type && writes(m) {
 					if first == nil {
 						first = m // the first for the wording; every such write's failures are the idiom's
 					}
@@ -398,8 +403,8 @@ func feeds(g *analyze.Graph, m, n *n8nschema.Node) bool {
 // writeAfter returns the first node after n (main connections, at most
 // failsAfterCap nodes) whose write is not a best-effort record or alert:
 // the work the run goes on to do with the item (marking a mail read,
-// updating its row), or nil; writes are the workflow's live writes (writesOf).
-func writeAfter(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]bool) *n8nschema.Node {
+// updating its row), or nil; writes tells the workflow's live writes (liveWrites).
+func writeAfter(g *analyze.Graph, n *n8nschema.Node, writes func(*n8nschema.Node) bool) *n8nschema.Node {
 	seen := map[*n8nschema.Node]bool{n: true}
 	queue := []*n8nschema.Node{n}
 	for h := 0; h < len(queue) && len(queue) <= failsAfterCap; h++ {
@@ -409,7 +414,7 @@ func writeAfter(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 				continue
 			}
 			seen[v] = true
-			if writes[v] && !analyze.BestEffortIn(g, v) {
+			if writes(v) && !analyze.BestEffortIn(g, v) {
 				return v
 			}
 			queue = append(queue, v)
@@ -418,18 +423,28 @@ func writeAfter(g *analyze.Graph, n *n8nschema.Node, writes map[*n8nschema.Node]
 	return nil
 }
 
-// writesOf returns the workflow's live writes (nodes whose call can act),
-// read once per pass into *memo.
-func writesOf(pass *analyze.Pass, memo *map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
-	if *memo == nil {
-		*memo = map[*n8nschema.Node]bool{}
-		for _, op := range pass.Set.OperationsOf(pass.Workflow) {
-			if op.Live && op.Consequence() != analyze.NoEffect && !analyze.CannotCall(op) {
-				(*memo)[op.Node] = true
+// liveWrites tells the workflow's live writes (nodes whose call can
+// act), node by node as asked: what a write leaves is read only of the
+// few nodes fallbackOf and writeAfter ask about, each once per pass.
+func liveWrites(pass *analyze.Pass) func(*n8nschema.Node) bool {
+	var ops map[*n8nschema.Node][]*analyze.Operation
+	var known map[*n8nschema.Node]bool // both made on the first question
+	return func(n *n8nschema.Node) bool {
+		if w, ok := known[n]; ok {
+			return w
+		}
+		if ops == nil {
+			ops, known = map[*n8nschema.Node][]*analyze.Operation{}, map[*n8nschema.Node]bool{}
+			for _, op := range pass.Set.OperationsOf(pass.Workflow) {
+				ops[op.Node] = append(ops[op.Node], op)
 			}
 		}
+		w := slices.ContainsFunc(ops[n], func(op *analyze.Operation) bool {
+			return op.Live && op.Consequence() != analyze.NoEffect && !analyze.CannotCall(op)
+		})
+		known[n] = w
+		return w
 	}
-	return *memo
 }
 
 // cleanupOp matches operations whose failure is usually meant to be
@@ -784,7 +799,9 @@ func flagsResult(g *analyze.Graph, m, n *n8nschema.Node, direct bool) bool {
 	if !ok {
 		v, ok = m.Param("functionCode")
 	}
-	if !ok {
+	if !ok || !direct && !refsResult(v.Str(), n, false) {
+		// Reached through other nodes, the code reads n's result only by
+		// its name: a flag's item (FieldFlag.Of) is a piece of the code.
 		return false
 	}
 	of := func(f analyze.FieldFlag) bool {
