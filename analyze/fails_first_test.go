@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/corpustest"
@@ -71,7 +72,8 @@ func TestFailsFirstByType(t *testing.T) {
 // three corpora, failsFirst answers what every check in order answers,
 // and each check, asked alone, judges no node of a type failPlan leaves
 // it out for; each check judges some node there. It fails when a clause
-// of a check's type test (failChecks' judges) is dropped.
+// of a check's type test (failChecks' judges) is dropped, with
+// TestFailPlanHandWritten for the clauses no such node fails at.
 func TestFailPlan(t *testing.T) {
 	var workflows []*n8nschema.Workflow
 	for _, dir := range []string{"testdata", "../testdata", "../rules/testdata", "../rules/examples"} {
@@ -105,6 +107,35 @@ func TestFailPlan(t *testing.T) {
 	for k, n := range judged {
 		if n == 0 {
 			t.Errorf("check %d judges no fixture or corpus node: the comparison proves nothing for it", k)
+		}
+	}
+}
+
+// TestFailPlanHandWritten: nodes of the types a clause of failChecks'
+// judges names that no fixture or corpus node fails at (so TestFailPlan
+// cannot see the clause dropped), each fed by a schedule, fail first at
+// their check: a Function Item whose code is a placeholder
+// (placeholderCode, funcType) and a Question and Answer chain with a
+// model that reads chatInput from items that have none (noPrompt,
+// promptType).
+func TestFailPlanHandWritten(t *testing.T) {
+	const src = `{"nodes": [
+	 {"name": "S", "type": "n8n-nodes-base.scheduleTrigger", "typeVersion": 1.2, "position": [0, 0], "parameters": {}},
+	 {"name": "Item placeholder", "type": "n8n-nodes-base.functionItem", "typeVersion": 1, "position": [0, 0], "parameters": {"functionCode": "__PREPARE_CODE__"}},
+	 {"name": "QA", "type": "@n8n/n8n-nodes-langchain.chainRetrievalQa", "typeVersion": 1.5, "position": [0, 0], "parameters": {}},
+	 {"name": "M", "type": "@n8n/n8n-nodes-langchain.lmChatOpenAi", "typeVersion": 1.2, "position": [0, 0], "parameters": {}, "credentials": {"openAiApi": {"id": "1", "name": "x"}}}],
+	 "connections": {
+	  "S": {"main": [[{"node": "Item placeholder", "type": "main", "index": 0}, {"node": "QA", "type": "main", "index": 0}]]},
+	  "M": {"ai_languageModel": [[{"node": "QA", "type": "ai_languageModel", "index": 0}]]}}}`
+	g := BuildGraph(parseOne(t, src))
+	sameFailsFirst(t, g)
+	for name, want := range map[string]string{
+		"Item placeholder": "a name nothing defines",
+		"QA":               "chatInput",
+	} {
+		i, _ := g.index(g.Node(name))
+		if why, ok := g.failsFirst(i); !ok || !strings.Contains(why, want) {
+			t.Errorf("failsFirst(%s) = %q, %v; want a reason holding %q", name, why, ok, want)
 		}
 	}
 }
