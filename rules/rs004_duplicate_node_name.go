@@ -84,6 +84,9 @@ func reportSharedIDs(pass *analyze.Pass) {
 	if w == nil {
 		return
 	}
+	if !mayShareID(w.Nodes) {
+		return // most workflows: every id its own
+	}
 	// Most ids are unique: a node's id is kept alone until a second node
 	// holds it, and only a shared one is read further.
 	first := make(map[string]*n8nschema.Node, len(w.Nodes))
@@ -155,4 +158,46 @@ func reportSharedIDs(pass *analyze.Pass) {
 		}
 		pass.Report(d)
 	}
+}
+
+// mayShareID reports whether two of nodes may hold one id that is not
+// empty: whether two ids have one idKey. Nodes that share an id always
+// do; a false answer is certain.
+func mayShareID(nodes []*n8nschema.Node) bool {
+	var buf [64]uint64 // most workflows: no allocation
+	keys := buf[:0]
+	for _, n := range nodes {
+		if n.ID != "" {
+			keys = append(keys, idKey(n.ID))
+		}
+	}
+	slices.Sort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// idKey is a digest of a node id: its length and its first and last
+// eight bytes (an id n8n gives is a random UUID). Ids with one key may
+// differ; one id has one key.
+func idKey(id string) uint64 {
+	if len(id) < 8 {
+		k := uint64(len(id))
+		for i := 0; i < len(id); i++ {
+			k = k<<8 | uint64(id[i])
+		}
+		return k
+	}
+	tail := le64(id[len(id)-8:])
+	return le64(id) ^ (tail<<32 | tail>>32) ^ uint64(len(id))<<56
+}
+
+// le64 is the first eight bytes of s (at least eight), little-endian.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
