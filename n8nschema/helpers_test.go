@@ -110,7 +110,7 @@ func checkFile(t testing.TB, f *File) {
 			c.pos("workflow problem "+itoa(i), p.Pos)
 		}
 		for _, cn := range w.Connections {
-			c.pos("connection "+cn.From+" -> "+cn.To, f.Source.PosAt(cn.Offset, cn.Path))
+			c.pos("connection "+cn.From+" -> "+cn.To, f.Source.PosAt(cn.Offset, cn.Path()))
 		}
 		c.value("settings", w.Settings.Value)
 		for _, n := range w.Nodes {

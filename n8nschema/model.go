@@ -354,20 +354,32 @@ type Connection struct {
 	ToType   string
 	ToIndex  int
 	// Offset is where the connection's object starts in the workflow's
-	// source and Path is its dotted path: its position is
-	// Source.PosAt(Offset, Path), asked only where one is reported (a
-	// line and column made for every connection were read for a few).
+	// source: its position is Source.PosAt(Offset, Path()), asked only
+	// where one is reported (a line and column made for every connection
+	// were read for a few).
 	Offset int
-	Path   string
+	// t and i are the connection's node in its file's tree (t nil for a
+	// connection made by hand): its path is made when asked (Path).
+	t *tree
+	i uint32
+}
+
+// Path is the dotted path of the connection's object ("" for a
+// connection made by hand).
+func (c *Connection) Path() string {
+	if c.t == nil {
+		return ""
+	}
+	return c.t.pathOf(c.i)
 }
 
 // ConnectionPos is the position of connection c of w, made when it is
 // asked; a connection made by hand (no path) has none.
 func (w *Workflow) ConnectionPos(c *Connection) Pos {
-	if c.Path == "" || w.Source == nil {
+	if c.t == nil || w.Source == nil {
 		return Pos{}
 	}
-	return w.Source.PosAt(c.Offset, c.Path)
+	return w.Source.PosAt(c.Offset, c.Path())
 }
 
 // ExecutionsTimeoutMax is EXECUTIONS_TIMEOUT_MAX's default: n8n runs a

@@ -422,11 +422,7 @@ type wfParser struct {
 	// connection to a missing node may be to it, and n8n cannot build
 	// the workflow anyway (RS010).
 	typeless bool
-	// connPaths holds the paths of the connections read, one after
-	// another, in room countEdges measured: each connection's path is a
-	// piece of it (a Builder never changes the bytes it wrote).
-	connPaths strings.Builder
-	strs      []string // see strings
+	strs     []string // see strings
 }
 
 // strings returns room for n strings, cut from a block shared by the
@@ -782,19 +778,8 @@ func (wp *wfParser) connections(conns Value) {
 	}
 	// ids is built at the first source name that is no node's.
 	var ids map[string]string
-	// path is the path of the value being read, joined in place: a
-	// connection's own path is the one string its position keeps.
-	path := make([]byte, 0, 64)
-	base := conns.fullPath()
-	n, size, plain := countEdges(conns, len(base))
-	if n > 0 {
+	if n := countEdges(conns); n > 0 {
 		w.Connections = make([]Connection, 0, n)
-		wp.connPaths.Grow(size)
-	}
-	// esc is escapeKey, or nothing when countEdges found no key to escape.
-	esc := escapeKey
-	if plain {
-		esc = func(k string) string { return k }
 	}
 	// Connections keyed by node id come from one mistake (a generator
 	// that wrote ids): one problem for all of them, at the first.
@@ -843,25 +828,24 @@ func (wp *wfParser) connections(conns Value) {
 			}
 			return true
 		}
-		path = appendElem(append(path[:0], base...), esc(from))
-		fromEnd := len(path)
 		// The types, slots and connections are read off the tree's nodes:
-		// a Value's methods cost more than the walk itself.
+		// a Value's methods cost more than the walk itself. Their paths
+		// are the tree's (conns is a member the parser found by a plain
+		// key, never a Get path spelled otherwise), made only for a
+		// problem's position or when a connection's position is asked.
 		tr, bn := byType.t, byType.node()
 		for k := bn.first; k < bn.first+bn.n; k++ {
 			on := &tr.nodes[k]
-			typ, outputs := tr.keyOf(on), Value{t: tr, i: k, odd: byType.odd}
-			path = appendElem(path[:fromEnd], esc(typ))
-			typEnd := len(path)
+			typ, outputs := tr.keyOf(on), treeValue(tr, k)
 			if on.kind() != Array {
 				switch {
 				case outputs.Kind() == Null:
 					// for...in over null reads nothing: no edge.
-					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are null, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
+					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are null, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
 					wp.w.Problems[len(wp.w.Problems)-1].Note = true
 				case outputs.Kind() == Object && outputs.len() == 0:
 					// n8n walks it as a list of no slots.
-					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are an empty object, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
+					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are an empty object, expected an array of output slots; it holds no connection, so n8n runs the workflow as drawn (n8n 2.41.1 refuses to import the file until it is [] or removed)", typ, from)
 					wp.w.Problems[len(wp.w.Problems)-1].Note = true
 				case outputs.Kind() == Object:
 					// {"0": [...], "1": [...]}: n8n reads the keys as
@@ -870,19 +854,19 @@ func (wp *wfParser) connections(conns Value) {
 					// reads nodeSuccessData[key] after the node runs), so
 					// a key that is an index is that output, and another
 					// key no output's.
-					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are an object keyed by output index, expected an array of output slots; n8n follows each member as the output its key names (n8n 2.41.1 refuses to import the file until it is an array)", typ, from)
+					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are an object keyed by output index, expected an array of output slots; n8n follows each member as the output its key names (n8n 2.41.1 refuses to import the file until it is an array)", typ, from)
 					wp.w.Problems[len(wp.w.Problems)-1].Note = true
 					for k := range outputs.len() {
-						key, slot := outputs.keyAt(k), outputs.at(k)
+						key, slot := outputs.keyAt(k), treeValue(tr, on.first+uint32(k))
 						out, ok := outputIndex(key)
 						if !ok {
-							wp.problem(BrokenConnection, slot.withPath(string(appendElem(path[:typEnd], escapeKey(key)))).Pos(), from, "%q outputs of %q hold the key %q, which is no output index; n8n never follows the connections under it", typ, from, key)
+							wp.problem(BrokenConnection, slot.Pos(), from, "%q outputs of %q hold the key %q, which is no output index; n8n never follows the connections under it", typ, from, key)
 							continue
 						}
-						path = wp.slot(from, typ, out, slot, appendIndex(path[:typEnd], out))
+						wp.slot(from, typ, out, slot)
 					}
 				default:
-					wp.problem(BrokenConnection, outputs.withPath(string(path)).Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
+					wp.problem(BrokenConnection, outputs.Pos(), from, "%q outputs of %q are a JSON %s, expected an array of output slots", typ, from, kindName(outputs.Kind()))
 				}
 				if typ == "main" && (outputs.Kind() == Null || outputs.Kind() == Object) {
 					odd = append(odd, oddMain{from, len(wp.w.Problems) - 1})
@@ -893,12 +877,12 @@ func (wp *wfParser) connections(conns Value) {
 				// "main": ["B", "main", 0]: one connection written as an
 				// array where the list of slots belongs; n8n reads each
 				// field as a slot.
-				wp.problem(BrokenConnection, outputs.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, outputs.at(0).Str())
+				wp.problem(BrokenConnection, outputs.ValuePos(), from, arrayConnectionMsg, from, outputs.at(0).Str())
 				wp.arrayFails(from, typ, outputs, true)
 				continue
 			}
 			for out := range int(on.n) {
-				path = wp.slot(from, typ, out, outputs.at(out), appendIndex(path[:typEnd], out))
+				wp.slot(from, typ, out, treeValue(tr, on.first+uint32(out)))
 			}
 		}
 		return true
@@ -922,46 +906,47 @@ func (wp *wfParser) connections(conns Value) {
 	}
 }
 
-// slot reads output slot out of type typ of node from, whose path is
-// path; it returns path, grown or not, for the next slot to reuse.
-func (wp *wfParser) slot(from, typ string, out int, slot Value, path []byte) []byte {
+// treeValue is node i of t with the path the tree spells for it.
+func treeValue(t *tree, i uint32) Value {
+	return Value{t: t, i: i, form: pathOfTree}
+}
+
+// slot reads output slot out of type typ of node from.
+func (wp *wfParser) slot(from, typ string, out int, slot Value) {
 	switch slot.Kind() {
 	case Null:
 		// unconnected output (docs/n8n-behaviour.md#connections)
 	case Object:
 		// A single connection where a list belongs: read it, but say so.
-		wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
+		wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is an object, expected an array of connections", out, from)
 		wp.fatal(buildFails, "object is not iterable")
-		wp.edge(from, typ, out, slot, path)
+		wp.edge(from, typ, out, slot)
 	case Array:
 		t, sn := slot.t, slot.node()
 		if arrayConnection(slot) {
 			// ["B", "main", 0]: one connection written as an
 			// array, not a slot of them.
-			wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
+			wp.problem(BrokenConnection, slot.ValuePos(), from, arrayConnectionMsg, from, slot.at(0).Str())
 			wp.arrayFails(from, typ, slot, false)
-			return path
+			return
 		}
-		slotEnd := len(path)
-		for j := range int(sn.n) {
-			c := Value{t: t, i: sn.first + uint32(j), odd: slot.odd}
-			path = appendIndex(path[:slotEnd], j)
+		for j := range sn.n {
+			c := treeValue(t, sn.first+j)
 			if t.nodes[c.i].kind() == Null {
-				wp.problem(BrokenConnection, c.withPath(string(path)).ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
+				wp.problem(BrokenConnection, c.ValuePos(), from, "output %d of %q holds null where a connection belongs", out, from)
 				wp.fatal(buildFails, "reading .node of null throws")
 				continue
 			}
-			wp.edge(from, typ, out, c, path)
+			wp.edge(from, typ, out, c)
 		}
 	default:
-		wp.problem(BrokenConnection, slot.withPath(string(path)).ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
+		wp.problem(BrokenConnection, slot.ValuePos(), from, "output %d of %q is a JSON %s, expected an array of connections", out, from, kindName(slot.Kind()))
 		if slot.Kind() != String {
 			wp.fatal(buildFails, kindName(slot.Kind())+" is not iterable")
 		} else if typ == "main" {
 			wp.fatal(runFails, from)
 		}
 	}
-	return path
 }
 
 // droppedFrom appends to out the connections of source node from (byType,
@@ -1154,102 +1139,39 @@ func appendIndex(path []byte, i int) []byte {
 	return strconv.AppendInt(path, int64(i), 10)
 }
 
-// countEdges bounds the number of connections in conns (slots of every
-// output of every node), so that they are stored without regrowing, and
-// the length of their paths, below a path of length base; plain is true
-// when no key of a node whose connections are an object, and no key of a
-// connection type in one, holds a byte escapeKey escapes: the keys
-// connections writes into paths with esc. It reads the tree's nodes, not
-// Values.
-func countEdges(conns Value, base int) (n, size int, plain bool) {
-	if base > 0 {
-		base++ // the dot after it
-	}
+// countEdges bounds the number of connections in conns (the elements of
+// every output slot, and a slot that is one object), so that they are
+// stored without regrowing. It reads the tree's nodes, not Values.
+func countEdges(conns Value) (n int) {
 	t, cn := conns.t, conns.node()
-	plain = true
 	for i := cn.first; i < cn.first+cn.n; i++ {
 		byType := &t.nodes[i]
 		if byType.kind() != Object {
 			continue
 		}
-		fromLen, fromPlain := escapedKeyLen(t, byType)
-		from := base + fromLen + 1
-		plain = plain && fromPlain
 		for k := byType.first; k < byType.first+byType.n; k++ {
 			outputs := &t.nodes[k]
-			// Every type's key is in some path, its value's kind aside:
-			// a null or a string there is a problem at that path.
-			typLen, typPlain := escapedKeyLen(t, outputs)
-			plain = plain && typPlain
-			kind := outputs.kind()
-			if kind != Array && kind != Object {
+			if !outputs.container() {
 				continue
 			}
-			typ := from + typLen + 1
-			for out := range outputs.n {
-				s := &t.nodes[outputs.first+out]
-				slot := typ + decimalLen(int(out))
-				if kind == Object {
-					key := t.keyOf(s)
-					if _, ok := outputIndex(key); !ok {
-						continue
-					}
-					slot = typ + len(key)
-				}
-				switch s.kind() {
+			for out := outputs.first; out < outputs.first+outputs.n; out++ {
+				switch s := &t.nodes[out]; s.kind() {
 				case Object:
 					n++
-					size += slot
 				case Array:
-					for j := range s.n {
-						n++
-						size += slot + 1 + decimalLen(int(j))
-					}
+					n += int(s.n)
 				}
 			}
-		}
-	}
-	return n, size, plain
-}
-
-// escapedLen is len(escapeKey(k)).
-func escapedLen(k string) int {
-	n := len(k)
-	for i := 0; i < len(k); i++ {
-		if pathSpecial[k[i]] {
-			n++
 		}
 	}
 	return n
 }
 
-// escapedKeyLen is escapedLen of member m's key, and whether escapeKey
-// leaves it as it is; an unescaped key is read forward from its opening
-// quote (it holds no quote).
-func escapedKeyLen(t *tree, m *jnode) (int, bool) {
-	if m.flags&keyEsc == 0 && m.kdist != 0 {
-		s := t.text[m.off-uint32(m.kdist)+1 : m.off]
-		n := 0
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; pathSpecial[c] {
-				if c == '"' {
-					return i + n, n == 0
-				}
-				n++
-			}
-		}
-	}
-	k := t.keyOf(m)
-	n := escapedLen(k)
-	return n, n == len(k)
-}
-
 // connKeys are the members of one connection the parser reads.
 var connKeys = []string{"node", "type", "index"}
 
-// edge reads connection c, whose path is path, from output out of type typ
-// of node from.
-func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
+// edge reads connection c from output out of type typ of node from.
+func (wp *wfParser) edge(from, typ string, out int, c Value) {
 	if c.Kind() == Null {
 		return
 	}
@@ -1291,7 +1213,7 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 		target = strAt(t, to)
 	}
 	if to == 0 || t.nodes[to].kind() != String || wp.w.byName.get(target) == nil {
-		wp.brokenEdge(from, typ, c.withPath(string(path)))
+		wp.brokenEdge(from, typ, c)
 		return
 	}
 	toType := typ
@@ -1309,12 +1231,9 @@ func (wp *wfParser) edge(from, typ string, out int, c Value, path []byte) {
 			idx = int(f)
 		}
 	}
-	// One string for the paths of all edges, not one each.
-	start := wp.connPaths.Len()
-	wp.connPaths.Write(path)
 	wp.w.Connections = append(wp.w.Connections, Connection{
 		From: from, FromType: typ, Output: out, To: target, ToType: toType, ToIndex: idx,
-		Offset: t.base + int(t.nodes[c.i].off), Path: wp.connPaths.String()[start:],
+		Offset: t.base + int(t.nodes[c.i].off), t: t, i: c.i,
 	})
 }
 

@@ -277,8 +277,8 @@ func TestOddMainUnderWebhook(t *testing.T) {
 
 // TestConnectionsReadOffTheTree: connections read off the tree's nodes
 // (keys compared in place, strings and one-digit indexes read there, paths
-// escaped only when countEdges found a key to escape) give what Values
-// give: each edge's fields, and its position and path as Get finds it.
+// the tree's, made when asked) give what Values give: each edge's fields,
+// and its position and path as Get finds it.
 func TestConnectionsReadOffTheTree(t *testing.T) {
 	far := strings.Repeat(" ", 70000) // past kdist's 16 bits: keyOf scans
 	for _, c := range []struct {
@@ -318,8 +318,8 @@ func TestConnectionsReadOffTheTree(t *testing.T) {
 			if i >= len(c.paths) {
 				break
 			}
-			if got, want := f.Source.PosAt(e.Offset, e.Path), w.Value.Get(c.paths[i]).ValuePos(); got != want || e.Path != c.paths[i] {
-				t.Errorf("%s: edge %d at %v %q, want %v %q", c.name, i, got, e.Path, want, want.Path)
+			if got, want := f.Source.PosAt(e.Offset, e.Path()), w.Value.Get(c.paths[i]).ValuePos(); got != want || e.Path() != c.paths[i] {
+				t.Errorf("%s: edge %d at %v %q, want %v %q", c.name, i, got, e.Path(), want, want.Path)
 			}
 		}
 	}
@@ -327,8 +327,7 @@ func TestConnectionsReadOffTheTree(t *testing.T) {
 
 // TestConnectionTypeProblemPaths: a connection type whose key needs
 // escaping and whose value holds no slots (null, a string) is a problem
-// at the escaped path, whatever the other keys: countEdges must not find
-// every key plain.
+// at the escaped path, whatever the other keys.
 func TestConnectionTypeProblemPaths(t *testing.T) {
 	for _, c := range []struct{ conns, want string }{
 		{`{"A":{"ma.in":null,"main":[[{"node":"B","type":"main","index":0}]]}}`, `connections.A.ma\.in`},
