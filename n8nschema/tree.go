@@ -809,58 +809,89 @@ func scanNumber(s string, i int) (int, bool) {
 // unescape decodes the text of a JSON string between its quotes (a lone
 // surrogate becomes U+FFFD; bytes that are not UTF-8 stay).
 func unescape(s string) string {
-	out := make([]byte, 0, len(s))
+	// out is never longer than s: the string is the one allocation. o
+	// never passes i, so a word stored at o while a word is read at i
+	// stays inside out.
+	out := make([]byte, len(s))
+	o := 0
 	for i := 0; i < len(s); i++ {
-		// Copy the plain bytes up to the next escape at once: the text of
-		// a valid string holds no quote or control byte unescaped, so a
-		// backslash is the one byte to look for (memchr's vector search:
-		// decoded strings are code and prompts, an escape every line).
-		j := strings.IndexByte(s[i:], '\\')
-		if j < 0 {
-			j = len(s) - i
+		// Copy the plain bytes up to the next escape: the text of a valid
+		// string holds no quote or control byte unescaped, so a backslash
+		// is the one byte to look for. Decoded strings are code and
+		// prompts, an escape every line: the first two words are tested
+		// here (a word that holds the backslash is stored whole, the bytes
+		// from it on are written over), a longer run goes to memchr's
+		// vector search, whose call costs as much as a few words.
+		if i+16 <= len(s) {
+			x := load8(s, i)
+			store8(out, o, x)
+			if z := hasBackslash(x); z != 0 {
+				n := bits.TrailingZeros64(z) / 8
+				i, o = i+n, o+n
+				goto esc
+			}
+			x = load8(s, i+8)
+			store8(out, o+8, x)
+			if z := hasBackslash(x); z != 0 {
+				n := 8 + bits.TrailingZeros64(z)/8
+				i, o = i+n, o+n
+				goto esc
+			}
+			i, o = i+16, o+16
 		}
-		out = append(out, s[i:i+j]...)
-		if i += j; i >= len(s) {
-			break
+		{
+			j := strings.IndexByte(s[i:], '\\')
+			if j < 0 {
+				j = len(s) - i
+			}
+			o += copy(out[o:], s[i:i+j])
+			if i += j; i >= len(s) {
+				break
+			}
 		}
+	esc:
 		i++
 		if i >= len(s) {
 			break
 		}
-		switch s[i] {
-		case '\\', '/', '"':
-			out = append(out, s[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			if i+5 > len(s) {
-				return view(out)
-			}
-			r := hex4(s[i+1:])
-			i += 5
-			if r >= 0xD800 && r < 0xDC00 && len(s[i:]) >= 6 && s[i] == '\\' && s[i+1] == 'u' {
-				if r2 := hex4(s[i+2:]); r2 >= 0xDC00 && r2 < 0xE000 {
-					r = utf16.DecodeRune(r, r2)
-					i += 6
-				}
-			}
-			out = utf8.AppendRune(out, r)
-			i--
-		default:
-			return view(out)
+		if c := unescaped[s[i]]; c != 0 {
+			out[o] = c
+			o++
+			continue
 		}
+		if s[i] != 'u' || i+5 > len(s) {
+			break
+		}
+		r := hex4(s[i+1:])
+		i += 5
+		if r >= 0xD800 && r < 0xDC00 && len(s[i:]) >= 6 && s[i] == '\\' && s[i+1] == 'u' {
+			if r2 := hex4(s[i+2:]); r2 >= 0xDC00 && r2 < 0xE000 {
+				r = utf16.DecodeRune(r, r2)
+				i += 6
+			}
+		}
+		o += len(utf8.AppendRune(out[o:o], r))
+		i--
 	}
-	// out is never longer than s, so it never grew: the string is the one
-	// allocation.
-	return view(out)
+	return view(out[:o])
+}
+
+// unescaped is the byte a one-letter escape stands for, by its letter (0
+// for \u and what is no escape).
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hasBackslash flags the backslashes of x (haszero of x ^ '\\'s, as in
+// stopMask: its lowest flag is exact).
+func hasBackslash(x uint64) uint64 {
+	m := x ^ ones*'\\'
+	return (m - ones) &^ m & highs
+}
+
+// store8 writes x to b[i:i+8] little-endian (load8's inverse; one store).
+func store8(b []byte, i int, x uint64) {
+	b = b[i : i+8]
+	b[0], b[1], b[2], b[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+	b[4], b[5], b[6], b[7] = byte(x>>32), byte(x>>40), byte(x>>48), byte(x>>56)
 }
 
 // hex4 reads four hex digits (0 when one is not: strconv.ParseUint's

@@ -119,7 +119,8 @@ func TestStopMask(t *testing.T) {
 // boundary the word-at-a-time scan has.
 func TestUnescapeAsEncodingJSON(t *testing.T) {
 	pieces := []string{`a`, `bcdefgh`, `é`, `€`, `"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
-		`\u0041`, `\u00e9`, `\u20AC`, `\ud83d\ude00`, `\uD83D`, `\uDE00`, `\ud83dx`, `\u0000`, `{{`, ` `}
+		`\u0041`, `\u00e9`, `\u20AC`, `\ud83d\ude00`, `\uD83D`, `\uDE00`, `\ud83dx`, `\u0000`, `{{`, ` `,
+		`0123456789abcdefghijklm`, `éééé€€`} // long plain runs: unescape copies them a word at a time
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200_000 {
 		var sb strings.Builder
