@@ -177,19 +177,25 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 	if gates && len(rq.byRes) > 0 {
 		rs = rq.at(&d)
 	}
-	// Parameters listed together often share their conditions, or their
-	// first ones: conditions that passed, or that start with the ones up
-	// to a condition that failed, are not judged again.
+	// A parameter is judged by its value first, its display conditions
+	// only when the value would be missing: most required parameters
+	// are stored, and their conditions are not read. Parameters listed
+	// together often share their conditions, or their first ones:
+	// conditions that passed, or that start with the ones up to a
+	// condition that failed, are not judged again.
 	pass, fail := "", ""
 	for _, k := range rs {
 		r := &rq.all[k]
 		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
+		if r.gated && !gates {
+			continue
+		}
+		if !missingValue(n, r, publish) {
+			continue
+		}
 		if r.gated {
-			if !gates {
-				continue
-			}
 			switch {
 			case r.conds == pass && pass != "":
 			case fail != "" && strings.HasPrefix(r.conds, fail) && (len(r.conds) == len(fail) || r.conds[len(fail)] == ';'):
@@ -203,34 +209,38 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 				pass = r.conds
 			}
 		}
-		v, ok := n.Param(r.name)
-		if r.list {
-			// An empty list (addToIssuesIfMissing); absent, the default
-			// [] a run's check reads ("+": a default that is not empty).
-			// The publish check reads only what is stored (PublishMissing).
-			if publish && (!ok || !storedConds(n, r.conds)) {
-				continue
-			}
-			if !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0 {
-				return r.name, true
-			}
-			continue
-		}
-		switch {
-		case !ok && !r.filled:
-			return r.name, true
-		case ok && v.Kind() == String && v.Raw() == `""`:
-			// The stored text itself: "=" is an expression, not empty.
-			return r.name, true
-		case ok && r.locator && v.Kind() == Object:
-			// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
-			// a number is a value, else the value must be truthy.
-			if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
-				return r.name, true
-			}
-		}
+		return r.name, true
 	}
 	return "", false
+}
+
+// missingValue reports whether node n's value of required parameter r is
+// missing, were r shown (missingOf).
+func missingValue(n *Node, r *required, publish bool) bool {
+	v, ok := n.Param(r.name)
+	if r.list {
+		// An empty list (addToIssuesIfMissing); absent, the default
+		// [] a run's check reads ("+": a default that is not empty).
+		// The publish check reads only what is stored (PublishMissing).
+		if publish && (!ok || !storedConds(n, r.conds)) {
+			return false
+		}
+		return !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0
+	}
+	switch {
+	case !ok && !r.filled:
+		return true
+	case ok && v.Kind() == String && v.Raw() == `""`:
+		// The stored text itself: "=" is an expression, not empty.
+		return true
+	case ok && r.locator && v.Kind() == Object:
+		// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
+		// a number is a value, else the value must be truthy.
+		if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
+			return true
+		}
+	}
+	return false
 }
 
 // required is one of a node entry's required parameters, read from the
