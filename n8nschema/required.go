@@ -98,22 +98,7 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
-	es, ok := nodeTable()[n.Type]
-	tool := false
-	if !ok {
-		if es, ok = entriesOf(n.Type); !ok {
-			return "", false
-		}
-		tool = true
-	}
-	var e *nodeEntry
-	for i := range es {
-		for _, v := range es[i].v {
-			if v == n.TypeVersion {
-				e = &es[i]
-			}
-		}
-	}
+	e, tool := requiredEntry(n)
 	if e == nil || tool && e.flags&flagTool == 0 {
 		return "", false
 	}
@@ -133,6 +118,41 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	return "", false
 }
 
+// requiredEntry is the table's entry that lists n's version exactly (the
+// last one, were two to), nil when none does, and whether n's type is a
+// <type>Tool variant the table does not list itself. The entry found at
+// parse (Node.describe, the nearest version: the last entry of the
+// greatest version not above n's) is that entry when its version is n's
+// and the type is no such variant: a type not ending in "Tool" is the
+// table's own key there (entriesOf). Other nodes search the table.
+func requiredEntry(n *Node) (*nodeEntry, bool) {
+	if n.described && !strings.HasSuffix(n.Type, "Tool") {
+		if n.desc == nil {
+			return nil, false // a type the table does not list
+		}
+		if n.desc.v[n.descAt] == n.TypeVersion {
+			return n.desc, false
+		}
+	}
+	es, ok := nodeTable()[n.Type]
+	tool := false
+	if !ok {
+		if es, ok = entriesOf(n.Type); !ok {
+			return nil, false
+		}
+		tool = true
+	}
+	var e *nodeEntry
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == n.TypeVersion {
+				e = &es[i]
+			}
+		}
+	}
+	return e, tool
+}
+
 // declared reports whether e's versions declare a top-level parameter
 // named name (e.params): the one reading of the table's parameter lists
 // (DeclaresParam, DroppedParams, DeclaringRuns, the tool variants'
@@ -144,8 +164,8 @@ func declared(e *nodeEntry, name string) bool { return declaredSet(e)[name] }
 // declaredSet is e's parameter names as a set, made once a process and
 // kept with the entry (an entry made outside the table makes it again).
 func declaredSet(e *nodeEntry) map[string]bool {
-	if e.set != nil {
-		if set := e.set.Load(); set != nil {
+	if e.memo != nil {
+		if set := e.memo.set.Load(); set != nil {
 			return *set
 		}
 	}
@@ -153,10 +173,10 @@ func declaredSet(e *nodeEntry) map[string]bool {
 	for p := range strings.SplitSeq(e.params, " ") {
 		set[p] = true
 	}
-	if e.set == nil || e.set.CompareAndSwap(nil, &set) {
+	if e.memo == nil || e.memo.set.CompareAndSwap(nil, &set) {
 		return set
 	}
-	return *e.set.Load()
+	return *e.memo.set.Load()
 }
 
 // storedIs reports whether n's value of key (def when absent) is the
@@ -319,7 +339,11 @@ func (rq *reqs) at(d *display) []uint16 {
 var requiredParsed sync.Map // *nodeEntry → *reqs
 
 func requiredOf(e *nodeEntry) *reqs {
-	if rq, ok := requiredParsed.Load(e); ok {
+	if e.memo != nil {
+		if rq := e.memo.req.Load(); rq != nil {
+			return rq
+		}
+	} else if rq, ok := requiredParsed.Load(e); ok {
 		return rq.(*reqs)
 	}
 	rq := &reqs{}
@@ -402,6 +426,12 @@ func requiredOf(e *nodeEntry) *reqs {
 				}
 			}
 		}
+	}
+	if e.memo != nil {
+		if e.memo.req.CompareAndSwap(nil, rq) {
+			return rq
+		}
+		return e.memo.req.Load()
 	}
 	got, _ := requiredParsed.LoadOrStore(e, rq)
 	return got.(*reqs)
