@@ -21,11 +21,12 @@ var nodeTable = sync.OnceValue(func() map[string][]nodeEntry {
 	for _, es := range t {
 		n += len(es)
 	}
-	// Each entry's room for its declared set, one block for all.
-	sets := make([]atomic.Pointer[map[string]bool], n)
+	// Each entry's room for its declared set and its required
+	// parameters, one block for all.
+	memos := make([]entryMemo, n)
 	for _, es := range t {
 		for i := range es {
-			es[i].set, sets = &sets[0], sets[1:]
+			es[i].memo, memos = &memos[0], memos[1:]
 		}
 	}
 	return t
@@ -88,8 +89,17 @@ type nodeEntry struct {
 	// shown indexes hideableSets: the top-level string parameters n8n
 	// shows only for some values, with their conditions (Hidden).
 	shown uint16
-	// set holds params as a set once made (declaredSet).
-	set *atomic.Pointer[map[string]bool]
+	// memo holds what is made of the entry once a process; nil for an
+	// entry made outside the table.
+	memo *entryMemo
+}
+
+// entryMemo is what is made of a table entry once a process: params as
+// a set (declaredSet), the required parameters cut out of required
+// (requiredOf).
+type entryMemo struct {
+	set atomic.Pointer[map[string]bool]
+	req atomic.Pointer[reqs]
 }
 
 // resourceOps are a resource's operations: the default, and every

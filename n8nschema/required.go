@@ -98,22 +98,7 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
-	es, ok := nodeTable()[n.Type]
-	tool := false
-	if !ok {
-		if es, ok = entriesOf(n.Type); !ok {
-			return "", false
-		}
-		tool = true
-	}
-	var e *nodeEntry
-	for i := range es {
-		for _, v := range es[i].v {
-			if v == n.TypeVersion {
-				e = &es[i]
-			}
-		}
-	}
+	e, tool := requiredEntry(n)
 	if e == nil || tool && e.flags&flagTool == 0 {
 		return "", false
 	}
@@ -133,6 +118,41 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	return "", false
 }
 
+// requiredEntry is the table's entry that lists n's version exactly (the
+// last one, were two to), nil when none does, and whether n's type is a
+// <type>Tool variant the table does not list itself. The entry found at
+// parse (Node.describe, the nearest version: the last entry of the
+// greatest version not above n's) is that entry when its version is n's
+// and the type is no such variant: a type not ending in "Tool" is the
+// table's own key there (entriesOf). Other nodes search the table.
+func requiredEntry(n *Node) (*nodeEntry, bool) {
+	if n.described && !strings.HasSuffix(n.Type, "Tool") {
+		if n.desc == nil {
+			return nil, false // a type the table does not list
+		}
+		if n.desc.v[n.descAt] == n.TypeVersion {
+			return n.desc, false
+		}
+	}
+	es, ok := nodeTable()[n.Type]
+	tool := false
+	if !ok {
+		if es, ok = entriesOf(n.Type); !ok {
+			return nil, false
+		}
+		tool = true
+	}
+	var e *nodeEntry
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == n.TypeVersion {
+				e = &es[i]
+			}
+		}
+	}
+	return e, tool
+}
+
 // declared reports whether e's versions declare a top-level parameter
 // named name (e.params): the one reading of the table's parameter lists
 // (DeclaresParam, DroppedParams, DeclaringRuns, the tool variants'
@@ -144,8 +164,8 @@ func declared(e *nodeEntry, name string) bool { return declaredSet(e)[name] }
 // declaredSet is e's parameter names as a set, made once a process and
 // kept with the entry (an entry made outside the table makes it again).
 func declaredSet(e *nodeEntry) map[string]bool {
-	if e.set != nil {
-		if set := e.set.Load(); set != nil {
+	if e.memo != nil {
+		if set := e.memo.set.Load(); set != nil {
 			return *set
 		}
 	}
@@ -153,10 +173,10 @@ func declaredSet(e *nodeEntry) map[string]bool {
 	for p := range strings.SplitSeq(e.params, " ") {
 		set[p] = true
 	}
-	if e.set == nil || e.set.CompareAndSwap(nil, &set) {
+	if e.memo == nil || e.memo.set.CompareAndSwap(nil, &set) {
 		return set
 	}
-	return *e.set.Load()
+	return *e.memo.set.Load()
 }
 
 // storedIs reports whether n's value of key (def when absent) is the
@@ -177,19 +197,25 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 	if gates && len(rq.byRes) > 0 {
 		rs = rq.at(&d)
 	}
-	// Parameters listed together often share their conditions, or their
-	// first ones: conditions that passed, or that start with the ones up
-	// to a condition that failed, are not judged again.
+	// A parameter is judged by its value first, its display conditions
+	// only when the value would be missing: most required parameters
+	// are stored, and their conditions are not read. Parameters listed
+	// together often share their conditions, or their first ones:
+	// conditions that passed, or that start with the ones up to a
+	// condition that failed, are not judged again.
 	pass, fail := "", ""
 	for _, k := range rs {
 		r := &rq.all[k]
 		if r.name == "path" && webhookPaths[n.Type] {
 			continue
 		}
+		if r.gated && !gates {
+			continue
+		}
+		if !missingValue(n, r, publish) {
+			continue
+		}
 		if r.gated {
-			if !gates {
-				continue
-			}
 			switch {
 			case r.conds == pass && pass != "":
 			case fail != "" && strings.HasPrefix(r.conds, fail) && (len(r.conds) == len(fail) || r.conds[len(fail)] == ';'):
@@ -203,34 +229,38 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 				pass = r.conds
 			}
 		}
-		v, ok := n.Param(r.name)
-		if r.list {
-			// An empty list (addToIssuesIfMissing); absent, the default
-			// [] a run's check reads ("+": a default that is not empty).
-			// The publish check reads only what is stored (PublishMissing).
-			if publish && (!ok || !storedConds(n, r.conds)) {
-				continue
-			}
-			if !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0 {
-				return r.name, true
-			}
-			continue
-		}
-		switch {
-		case !ok && !r.filled:
-			return r.name, true
-		case ok && v.Kind() == String && v.Raw() == `""`:
-			// The stored text itself: "=" is an expression, not empty.
-			return r.name, true
-		case ok && r.locator && v.Kind() == Object:
-			// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
-			// a number is a value, else the value must be truthy.
-			if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
-				return r.name, true
-			}
-		}
+		return r.name, true
 	}
 	return "", false
+}
+
+// missingValue reports whether node n's value of required parameter r is
+// missing, were r shown (missingOf).
+func missingValue(n *Node, r *required, publish bool) bool {
+	v, ok := n.Param(r.name)
+	if r.list {
+		// An empty list (addToIssuesIfMissing); absent, the default
+		// [] a run's check reads ("+": a default that is not empty).
+		// The publish check reads only what is stored (PublishMissing).
+		if publish && (!ok || !storedConds(n, r.conds)) {
+			return false
+		}
+		return !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0
+	}
+	switch {
+	case !ok && !r.filled:
+		return true
+	case ok && v.Kind() == String && v.Raw() == `""`:
+		// The stored text itself: "=" is an expression, not empty.
+		return true
+	case ok && r.locator && v.Kind() == Object:
+		// n8n-workflow type-guards.js isValidResourceLocatorParameterValue:
+		// a number is a value, else the value must be truthy.
+		if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
+			return true
+		}
+	}
+	return false
 }
 
 // required is one of a node entry's required parameters, read from the
@@ -309,7 +339,11 @@ func (rq *reqs) at(d *display) []uint16 {
 var requiredParsed sync.Map // *nodeEntry → *reqs
 
 func requiredOf(e *nodeEntry) *reqs {
-	if rq, ok := requiredParsed.Load(e); ok {
+	if e.memo != nil {
+		if rq := e.memo.req.Load(); rq != nil {
+			return rq
+		}
+	} else if rq, ok := requiredParsed.Load(e); ok {
 		return rq.(*reqs)
 	}
 	rq := &reqs{}
@@ -392,6 +426,12 @@ func requiredOf(e *nodeEntry) *reqs {
 				}
 			}
 		}
+	}
+	if e.memo != nil {
+		if e.memo.req.CompareAndSwap(nil, rq) {
+			return rq
+		}
+		return e.memo.req.Load()
 	}
 	got, _ := requiredParsed.LoadOrStore(e, rq)
 	return got.(*reqs)

@@ -22,6 +22,7 @@ import (
 // version, resource and operation it lists, with random parameters
 // stored empty, as expressions or set.
 func TestMissingRequiredAsBefore(t *testing.T) {
+	shownFirstFound := map[bool]int{} // nodes missing a parameter, by publish
 	compare := func(where string, n *Node) {
 		t.Helper()
 		if _, ok := nodeTable()[n.Type]; !ok {
@@ -32,6 +33,18 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 			want, wantOK := oldMissingRequired(n, gates)
 			if got != want || gotOK != wantOK {
 				t.Fatalf("%s: node %q (%s v%v), gates %v: %q %v, before %q %v", where, n.Name, n.Type, n.TypeVersion, gates, got, gotOK, want, wantOK)
+			}
+			// missingOf reads a value before its conditions: the same
+			// answer as reading the conditions first, in every reading.
+			for _, publish := range []bool{false, true} {
+				got, gotOK := missingRequired(n, gates, publish)
+				want, wantOK := shownFirstMissing(n, gates, publish)
+				if got != want || gotOK != wantOK {
+					t.Fatalf("%s: node %q (%s v%v), gates %v, publish %v: %q %v, conditions first %q %v", where, n.Name, n.Type, n.TypeVersion, gates, publish, got, gotOK, want, wantOK)
+				}
+				if gotOK {
+					shownFirstFound[publish]++
+				}
 			}
 		}
 	}
@@ -132,6 +145,68 @@ func TestMissingRequiredAsBefore(t *testing.T) {
 		}
 	}
 	t.Logf("%d corpus nodes, %d made from the table (%d missing a parameter)", nodes, made, missing)
+	if shownFirstFound[false] == 0 || shownFirstFound[true] == 0 {
+		t.Errorf("missing by run %d, by publish %d: the value-first comparison proves nothing for one", shownFirstFound[false], shownFirstFound[true])
+	}
+}
+
+// shownFirstMissing is missingRequired for a type the table lists (no
+// tool variant) as missingOf read it before it read a value first: each
+// gated parameter's conditions, then its value.
+func shownFirstMissing(n *Node, gates, publish bool) (string, bool) {
+	if n.Disabled {
+		return "", false
+	}
+	es := nodeTable()[n.Type]
+	var e *nodeEntry
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == n.TypeVersion {
+				e = &es[i]
+			}
+		}
+	}
+	if e == nil || e.required == "" {
+		return "", false
+	}
+	d := display{n: n, e: e}
+	rq := requiredOf(e)
+	rs := rq.every
+	if gates && len(rq.byRes) > 0 {
+		rs = rq.at(&d)
+	}
+	for _, k := range rs {
+		r := &rq.all[k]
+		if r.name == "path" && webhookPaths[n.Type] {
+			continue
+		}
+		if r.gated {
+			if shown, _ := d.shown(r.conds); !gates || !shown {
+				continue
+			}
+		}
+		v, ok := n.Param(r.name)
+		if r.list {
+			if publish && (!ok || !storedConds(n, r.conds)) {
+				continue
+			}
+			if !ok && !r.filled || ok && v.Kind() == Array && v.len() == 0 {
+				return r.name, true
+			}
+			continue
+		}
+		switch {
+		case !ok && !r.filled:
+			return r.name, true
+		case ok && v.Kind() == String && v.Raw() == `""`:
+			return r.name, true
+		case ok && r.locator && v.Kind() == Object:
+			if x := v.Get("value"); !x.Exists() || x.Kind() == Null || x.Kind() == String && x.Raw() == `""` {
+				return r.name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // oldMissingRequired is missingRequired as it was before display read
