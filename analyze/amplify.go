@@ -1334,21 +1334,16 @@ func (a *amp) operations(cur []ctx) {
 		s.Operations[i].Factors = chain(p.l, p.local, &factorBlock)
 	}
 	// A workflow's operations are a run of s.Operations (workflow then
-	// node order): each list is that piece, not a copy, capped so that an
-	// append copies.
-	s.opsOf = make(map[*n8nschema.Workflow][]*Operation, len(a.gs))
-	s.opOf = make(map[*n8nschema.Node]*Operation, len(s.Operations))
-	for i := 0; i < len(s.Operations); {
-		w, j := s.Operations[i].Workflow, i+1
-		for j < len(s.Operations) && s.Operations[j].Workflow == w {
-			j++
+	// node order): opsAt holds where each run starts.
+	s.opsAt = make([]int32, len(a.gs)+1)
+	k := 0
+	for wi, g := range a.gs {
+		s.opsAt[wi] = int32(k)
+		for k < len(s.Operations) && s.Operations[k].g == g {
+			k++
 		}
-		s.opsOf[w] = s.Operations[i:j:j]
-		i = j
 	}
-	for _, op := range s.Operations {
-		s.opOf[op.Node] = op
-	}
+	s.opsAt[len(a.gs)] = int32(k)
 }
 
 // makesOperation reports whether a node is an operation: an enabled node

@@ -250,14 +250,30 @@ type Diagnostic struct {
 	FaultFirst bool
 }
 
-// Pass is what one rule sees of one workflow (or one file).
+// Pass is what one rule sees of one workflow (or one file): its File,
+// Workflow (nil for a file's pass), Set and Options are those of every
+// pass over that workflow or file, held once (a group runs some forty
+// passes a workflow).
 type Pass struct {
-	Rule     *Rule
+	Rule *Rule
+	*passOn
+	found *[]Finding // nil until the first Report
+}
+
+// passOn is what the passes over one workflow or file share.
+type passOn struct {
 	File     *n8nschema.File
 	Workflow *n8nschema.Workflow
 	Set      *Set
 	Options  *Options
-	found    []Finding
+}
+
+// findings returns what the pass reported.
+func (p *Pass) findings() []Finding {
+	if p.found == nil {
+		return nil
+	}
+	return *p.found
 }
 
 // Report records a finding.
@@ -326,7 +342,10 @@ func (p *Pass) Report(d Diagnostic) {
 		f.FoldKey = d.NoteFoldKey
 	}
 	f.FoldLead = d.FoldLead
-	p.found = append(p.found, f)
+	if p.found == nil {
+		p.found = new([]Finding)
+	}
+	*p.found = append(*p.found, f)
 }
 
 func newFinding(r *Rule, src *n8nschema.Source, d Diagnostic) Finding {
@@ -446,35 +465,34 @@ func runGroup(set *Set, rules []*Rule) []Finding {
 		}
 	}
 	passes := make([]Pass, 0, len(set.Files)*perFile+len(set.Workflows)*perWorkflow)
-	add := func(r *Rule, f *n8nschema.File, w *n8nschema.Workflow) {
-		passes = append(passes, Pass{Rule: r, File: f, Workflow: w, Set: set, Options: &set.Options})
-	}
-	for _, f := range set.Files {
+	on := make([]passOn, 0, len(set.Files)+len(set.Workflows))
+	add := func(f *n8nschema.File, w *n8nschema.Workflow, scope Scope) {
+		on = append(on, passOn{File: f, Workflow: w, Set: set, Options: &set.Options})
 		for _, r := range rules {
-			if r.Scope == PerFile {
-				add(r, f, nil)
+			if r.Scope == scope {
+				passes = append(passes, Pass{Rule: r, passOn: &on[len(on)-1]})
 			}
 		}
+	}
+	for _, f := range set.Files {
+		add(f, nil, PerFile)
 		for _, w := range f.Workflows {
-			for _, r := range rules {
-				if r.Scope == PerWorkflow {
-					add(r, f, w)
-				}
-			}
+			add(f, w, PerWorkflow)
 		}
 	}
 	pool.Each(len(passes), func(i int) {
 		p := &passes[i]
 		p.Rule.Run(p)
-		for j := range p.found {
-			p.found[j].Fingerprint = Fingerprint(&p.found[j])
+		found := p.findings()
+		for j := range found {
+			found[j].Fingerprint = Fingerprint(&found[j])
 		}
 	})
 	// The findings are sorted and copied once, by pointers into the
 	// passes' lists in a serial run's order; one alone is its pass's list.
 	n, last := 0, 0
 	for i := range passes {
-		if k := len(passes[i].found); k > 0 {
+		if k := len(passes[i].findings()); k > 0 {
 			n, last = n+k, i
 		}
 	}
@@ -482,12 +500,13 @@ func runGroup(set *Set, rules []*Rule) []Finding {
 	case 0:
 		return nil
 	case 1:
-		return passes[last].found[:1:1]
+		return passes[last].findings()[:1:1]
 	}
 	ps := make([]*Finding, 0, n)
 	for i := range passes {
-		for j := range passes[i].found {
-			ps = append(ps, &passes[i].found[j])
+		found := passes[i].findings()
+		for j := range found {
+			ps = append(ps, &found[j])
 		}
 	}
 	return uniqueOf(ps)

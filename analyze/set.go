@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/stormcheck/stormcheck/internal/pool"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -69,11 +70,22 @@ type Set struct {
 	// workflow then node order, the error workflow last.
 	Calls []*Call
 
-	graphs    map[*n8nschema.Workflow]*Graph
-	opsOf     map[*n8nschema.Workflow][]*Operation
-	opOf      map[*n8nschema.Node]*Operation
-	callsFrom map[*n8nschema.Workflow][]*Call
-	callsTo   map[*n8nschema.Workflow][]*Call
+	// By a workflow's place in Workflows (at): its graph, where its run
+	// of Operations starts (one more: the end), the calls it makes and
+	// those that start it. Most sets hold one workflow: slices, not maps.
+	graphs    []*Graph
+	opsAt     []int32
+	callsFrom [][]*Call
+	callsTo   [][]*Call
+	// places is each workflow's place in a set of more than scanPlaces
+	// workflows (a smaller set is scanned); others the graphs Graph built
+	// for workflows outside a set made by hand.
+	places map[*n8nschema.Workflow]int32
+	others map[*n8nschema.Workflow]*Graph
+	// opOf maps a node to its operation, made when first asked: few
+	// sets ask (operationOf).
+	opOfOnce sync.Once
+	opOf     map[*n8nschema.Node]*Operation
 	// paces memoises namerPace (Set.pace).
 	paces map[*n8nschema.Workflow][3]int
 	// inline is true for the set readInline builds of one inline
@@ -81,25 +93,75 @@ type Set struct {
 	inline bool
 }
 
+// scanPlaces is the most workflows a set finds a workflow's place among
+// by a scan.
+const scanPlaces = 8
+
+// at is w's place in Workflows, -1 when it is not the set's.
+func (s *Set) at(w *n8nschema.Workflow) int {
+	if s.places != nil {
+		if i, ok := s.places[w]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i, x := range s.Workflows {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
+
 // Graph returns the node graph of a workflow of the set.
 func (s *Set) Graph(w *n8nschema.Workflow) *Graph {
-	g := s.graphs[w]
-	if g == nil {
-		if s.graphs == nil {
-			s.graphs = map[*n8nschema.Workflow]*Graph{}
+	if i := s.at(w); i >= 0 && i < len(s.graphs) && s.graphs[i] != nil {
+		return s.graphs[i]
+	}
+	return s.buildOne(w)
+}
+
+// buildOne is Graph of a workflow of a set made by hand (not by Build),
+// or of one outside the set.
+func (s *Set) buildOne(w *n8nschema.Workflow) *Graph {
+	i := s.at(w)
+	if i < 0 {
+		if g := s.others[w]; g != nil {
+			return g
 		}
-		g = buildGraph(w, s.Options.Version())
-		s.graphs[w] = g
+	}
+	g := buildGraph(w, s.Options.Version())
+	switch {
+	case i < 0:
+		if s.others == nil {
+			s.others = map[*n8nschema.Workflow]*Graph{}
+		}
+		s.others[w] = g
+	default:
+		if len(s.graphs) < len(s.Workflows) {
+			s.graphs = append(s.graphs, make([]*Graph, len(s.Workflows)-len(s.graphs))...)
+		}
+		s.graphs[i] = g
 	}
 	return g
 }
 
 // CallsFrom returns the calls a workflow makes, in the set's order.
-func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call { return s.callsFrom[w] }
+func (s *Set) CallsFrom(w *n8nschema.Workflow) []*Call {
+	if i := s.at(w); i >= 0 && i < len(s.callsFrom) {
+		return s.callsFrom[i]
+	}
+	return nil
+}
 
 // CallsTo returns the resolved calls that start a workflow, in the set's
 // order.
-func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call { return s.callsTo[w] }
+func (s *Set) CallsTo(w *n8nschema.Workflow) []*Call {
+	if i := s.at(w); i >= 0 && i < len(s.callsTo) {
+		return s.callsTo[i]
+	}
+	return nil
+}
 
 // ErrorWorkflowByName returns the error workflow call of w when its
 // settings.errorWorkflow is a name, not an id: n8n runs no error workflow
@@ -122,7 +184,7 @@ func (s *Set) HasErrorWorkflow(w *n8nschema.Workflow) bool {
 
 // OperationsOf returns the operations of one workflow.
 func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
-	if s.opsOf == nil { // a set made by hand, not by Build
+	if s.opsAt == nil { // a set made by hand, not by Build
 		var out []*Operation
 		for _, op := range s.Operations {
 			if op.Workflow == w {
@@ -131,12 +193,21 @@ func (s *Set) OperationsOf(w *n8nschema.Workflow) []*Operation {
 		}
 		return out
 	}
-	return s.opsOf[w]
+	i := s.at(w)
+	if i < 0 || i+1 >= len(s.opsAt) {
+		return nil
+	}
+	// A run of s.Operations, not a copy, capped so that an append copies.
+	from, to := s.opsAt[i], s.opsAt[i+1]
+	if from == to {
+		return nil
+	}
+	return s.Operations[from:to:to]
 }
 
 // operationOf returns the operation a node makes, nil for none.
 func (s *Set) operationOf(n *n8nschema.Node) *Operation {
-	if s.opOf == nil { // a set made by hand, not by Build
+	if s.opsAt == nil { // a set made by hand, not by Build
 		for _, op := range s.Operations {
 			if op.Node == n {
 				return op
@@ -144,6 +215,12 @@ func (s *Set) operationOf(n *n8nschema.Node) *Operation {
 		}
 		return nil
 	}
+	s.opOfOnce.Do(func() {
+		s.opOf = make(map[*n8nschema.Node]*Operation, len(s.Operations))
+		for _, op := range s.Operations {
+			s.opOf[op.Node] = op
+		}
+	})
 	return s.opOf[n]
 }
 
@@ -161,9 +238,14 @@ func build(s *Set) *Set {
 	// Graphs are independent of each other: build them on every core.
 	graphs := make([]*Graph, len(s.Workflows))
 	pool.Each(len(graphs), func(i int) { graphs[i] = buildGraph(s.Workflows[i], opts.Version()) })
-	s.graphs = make(map[*n8nschema.Workflow]*Graph, len(s.Workflows))
-	for i, w := range s.Workflows {
-		s.graphs[w] = graphs[i]
+	s.graphs = graphs
+	if len(s.Workflows) > scanPlaces {
+		s.places = make(map[*n8nschema.Workflow]int32, len(s.Workflows))
+		for i, w := range s.Workflows {
+			if _, ok := s.places[w]; !ok {
+				s.places[w] = int32(i)
+			}
+		}
 	}
 	buildCalls(s)
 	s.indexCalls()
@@ -209,15 +291,22 @@ func idleModel(g *Graph, n *n8nschema.Node) bool {
 	return uses > 0
 }
 
-// indexCalls maps each workflow to the calls it makes and those that
+// indexCalls lists for each workflow the calls it makes and those that
 // start it, in the order of the set's calls.
 func (s *Set) indexCalls() {
-	s.callsFrom = map[*n8nschema.Workflow][]*Call{}
-	s.callsTo = map[*n8nschema.Workflow][]*Call{}
+	s.callsFrom, s.callsTo = nil, nil
 	for _, c := range s.Calls {
-		s.callsFrom[c.From] = append(s.callsFrom[c.From], c)
-		if c.To != nil {
-			s.callsTo[c.To] = append(s.callsTo[c.To], c)
+		if i := s.at(c.From); i >= 0 {
+			if s.callsFrom == nil {
+				s.callsFrom = make([][]*Call, len(s.Workflows))
+			}
+			s.callsFrom[i] = append(s.callsFrom[i], c)
+		}
+		if i := s.at(c.To); c.To != nil && i >= 0 {
+			if s.callsTo == nil {
+				s.callsTo = make([][]*Call, len(s.Workflows))
+			}
+			s.callsTo[i] = append(s.callsTo[i], c)
 		}
 	}
 }
