@@ -401,14 +401,61 @@ func (p *SetPass) Report(w *WorkflowSummary, op *OperationSummary, d Diagnostic)
 func RunSet(wfs []WorkflowSummary, rules []*Rule, opts *Options) []Finding {
 	var all []Finding
 	for _, r := range rules {
-		p := &SetPass{Rule: r, Workflows: wfs, Options: opts}
-		r.RunSet(p)
-		for i := range p.found {
-			p.found[i].Fingerprint = Fingerprint(&p.found[i])
-		}
-		all = append(all, p.found...)
+		all = append(all, runSetRule(wfs, r, opts)...)
 	}
 	return Unique(all)
+}
+
+// runSetRule is one set-wide rule's findings, fingerprinted.
+func runSetRule(wfs []WorkflowSummary, r *Rule, opts *Options) []Finding {
+	p := &SetPass{Rule: r, Workflows: wfs, Options: opts}
+	r.RunSet(p)
+	for i := range p.found {
+		p.found[i].Fingerprint = Fingerprint(&p.found[i])
+	}
+	return p.found
+}
+
+// UniqueWithSet is Unique(append(lists, RunSet(wfs, rules, opts))...), the
+// end of an audit: each set-wide rule, and the sort of lists, is a job of
+// one pool, so that on two cores the rules run beside each other and
+// beside the sort (the end runs after both passes, with no other work for
+// the second core). The set-wide findings are then merged into the sorted
+// lists: a merge that takes the lists' finding first among equal ones is
+// the stable sort of them all, and dropping a repeat of the last kept
+// gives what Unique does (a repeat compares equal, so Unique's drops
+// within the set-wide findings are repeats next to each other in the
+// merge too).
+func UniqueWithSet(lists [][]Finding, wfs []WorkflowSummary, rules []*Rule, opts *Options) []Finding {
+	found := make([][]Finding, len(rules))
+	var ps []*Finding
+	// The sort last: the rules, in their order, start first.
+	pool.Each(len(rules)+1, func(i int) {
+		if i == len(rules) {
+			ps = sortedOf(lists)
+			return
+		}
+		found[i] = runSetRule(wfs, rules[i], opts)
+	})
+	wide := Unique(found...)
+	if len(ps)+len(wide) < 2 {
+		// Unique's own answer (the list of the one finding, no copy).
+		return Unique(append(lists, wide)...)
+	}
+	out := make([]Finding, 0, len(ps)+len(wide))
+	for i, j := 0, 0; i < len(ps) || j < len(wide); {
+		var p *Finding
+		if j == len(wide) || i < len(ps) && compareFindings(ps[i], &wide[j]) <= 0 {
+			p, i = ps[i], i+1
+		} else {
+			p, j = &wide[j], j+1
+		}
+		if n := len(out); n > 0 && sameFinding(&out[n-1], p) {
+			continue
+		}
+		out = append(out, *p)
+	}
+	return out
 }
 
 // Reportf reports a finding on a node at pos (zero pos: the node's).

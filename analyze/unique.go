@@ -36,6 +36,23 @@ func Unique(lists ...[]Finding) []Finding {
 	return uniqueOf(ps)
 }
 
+// sortedOf is pointers to the findings of lists, joined in their order,
+// sorted stably as Unique sorts them; repeats are kept.
+func sortedOf(lists [][]Finding) []*Finding {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	ps := make([]*Finding, 0, n)
+	for _, l := range lists {
+		for i := range l {
+			ps = append(ps, &l[i])
+		}
+	}
+	slices.SortStableFunc(ps, compareFindings)
+	return ps
+}
+
 // uniqueOf is Unique of the findings ps points to, wherever they are: the
 // runner's pass lists are read in place, not joined into a slice first.
 func uniqueOf(ps []*Finding) []Finding {

@@ -170,18 +170,16 @@ func (s *Settings) Audit(ins []Input, rd Reading) *Audited {
 		wfs = append(wfs, files[i].workflows...)
 		files[i].workflows = nil // the copy in wfs is the one kept
 	}
-	wide := analyze.RunSet(wfs, a.setWide, &s.Analysis)
-	// Unique copies the groups' findings once, sorted, without joining
-	// them first.
+	// The set-wide rules run beside the sort of the groups' findings,
+	// which are copied once, sorted, without joining them first.
 	lists := make([][]analyze.Finding, 0, len(done)+1)
 	for g := range done {
 		lists = append(lists, done[g].found)
 		done[g] = group{}
 	}
-	lists = append(lists, wide)
 	fo := s.Filter
 	fo.Directives, fo.DirectivesCollected = analyze.MergeDirectives(dirs, groups), true
-	filtered := analyze.FilterOwned(nil, analyze.Unique(lists...), fo)
+	filtered := analyze.FilterOwned(nil, analyze.UniqueWithSet(lists, wfs, a.setWide, &s.Analysis), fo)
 	return s.audited(wfs, files, filtered, 0, a.capture)
 }
 
