@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -132,7 +133,13 @@ func (g *Graph) blankClear(i int) bool {
 	}
 	if g.blankSeen == nil {
 		g.blankSeen = make([]uint8, len(g.Nodes))
-		g.noSet = !slices.ContainsFunc(g.Nodes, func(n *n8nschema.Node) bool { return n.Type == n8nschema.TypeSet && !n.Disabled })
+		g.noSet, g.noOldSet = true, true
+		for _, n := range g.Nodes {
+			if n.Type == n8nschema.TypeSet && !n.Disabled {
+				g.noSet = false
+				g.noOldSet = g.noOldSet && n.TypeVersion >= 3
+			}
+		}
 	}
 	// In a published export no value is a template's blank (blankOf) but
 	// a tool's target (subBlankOf), and the reach reads no gate.
@@ -302,7 +309,9 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		return Blank{Node: n, Fill: fmt.Sprintf("node %q's %s, a template's blank, carries a real key", n.Name, where), Until: "fails on every item"}, true
 	}
 	if n8nschema.IsHTTPRequest(n.Type) {
-		if h := URLHost(n); n8nschema.FillInHost(h) {
+		if !mayFillInHost(n) {
+			// No host to read as a fill-in.
+		} else if h := URLHost(n); n8nschema.FillInHost(h) {
 			return Blank{Node: n, Fill: fmt.Sprintf("node %q's host %q, a template's blank, names a real server", n.Name, h), Until: "fails on every item"}, true
 		}
 		if part, ok := n8nschema.BlankURL(n); ok {
@@ -310,6 +319,30 @@ func (g *Graph) blankOf(i int) (Blank, bool) {
 		}
 	}
 	return Blank{}, false
+}
+
+// mayFillInHost reports an HTTP Request whose URL, as written, may hold a
+// host FillInHost reads as a fill-in: its authority (after the first
+// "://", up to "/", "?" or "#", as URLHost reads it once lowered) holds
+// '<', '>', '[' or ']', or "your" in any case. A byte past ASCII, which
+// may lower to a letter, says yes too.
+func mayFillInHost(n *n8nschema.Node) bool {
+	v, _ := n.Param("url")
+	_, u, ok := strings.Cut(v.Str(), "://")
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
+		case c == '/', c == '?', c == '#':
+			return false
+		case c == '<', c == '>', c == '[', c == ']', c >= utf8.RuneSelf:
+			return true
+		case c|0x20 == 'y' && i+3 < len(u) && u[i+1]|0x20 == 'o' && u[i+2]|0x20 == 'u' && u[i+3]|0x20 == 'r':
+			return true
+		}
+	}
+	return false
 }
 
 // subBlankOf reports a sub-node whose own credential is a template's
@@ -485,17 +518,34 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 		return "", false
 	}
 	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.BlankKeyText(v) }
+	// fromSet: one of the {{ }} parts of s (exprRE's: from a "{{" to the
+	// first "}}" after it, found by byte search) reads such a field.
+	fromSet := func(s string) bool {
+		for {
+			i := strings.Index(s, "{{")
+			if i < 0 {
+				return false
+			}
+			s = s[i+2:]
+			j := strings.Index(s, "}}")
+			if j < 0 {
+				return false
+			}
+			if setFixes(g, n, strings.TrimSpace(s[:j]), blank) {
+				return true
+			}
+			s = s[j+2:]
+		}
+	}
 	where, found := "", false
 	// Only the lists the node sends (n8nschema.SentParams).
 	n8nschema.SentParams(n, func(kind, name string, v n8nschema.Value) bool {
 		if kind == "body parameter" || !n8nschema.CredentialField(name) {
 			return true
 		}
-		for _, x := range exprRE.FindAllString(v.Str(), -1) {
-			if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
-				where, found = fmt.Sprintf("%s %q", kind, name), true
-				return false
-			}
+		if fromSet(v.Str()) {
+			where, found = fmt.Sprintf("%s %q", kind, name), true
+			return false
 		}
 		return true
 	})
@@ -508,11 +558,9 @@ func (g *Graph) blankKey(n *n8nschema.Node) (string, bool) {
 		if !expr || !n8nschema.CredentialField(name) {
 			return true
 		}
-		for _, x := range exprRE.FindAllString(v, -1) {
-			if setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank) {
-				where, found = fmt.Sprintf("%s %q", kind, name), true
-				return false
-			}
+		if fromSet(v) {
+			where, found = fmt.Sprintf("%s %q", kind, name), true
+			return false
 		}
 		return true
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stormcheck/stormcheck/internal/corpustest"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // TestBehindBlank: a node every run reaches only past a read of a
@@ -207,6 +208,167 @@ func TestBlankClearAsReach(t *testing.T) {
 		}
 		if found == 0 || clear == 0 {
 			t.Errorf("%s: %d nodes behind a blank, %d not: the corpus tests one side only", name, found, clear)
+		}
+	}
+}
+
+// TestMaySetSource: maySetSource says no only where the regular expression's
+// reading (fieldRefRE, as setSources read it without maySetSource) finds no
+// source or one that is not an enabled Set node, so setFixes and
+// configTarget answer as without it; and it says no to most text. Forms
+// with spaces, double and mixed quotes, $node[...], .all()[0], a name with
+// a parenthesis, a $json read fed by a Set node alone, by a Set node and a
+// Code node, by two Set nodes, by a disabled one.
+func TestMaySetSource(t *testing.T) {
+	s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},
+	  {"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{}},
+	  {"name":"Old","type":"n8n-nodes-base.set","typeVersion":2,"parameters":{}},
+	  {"name":"My odd) node","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{}},
+	  {"name":"Off","type":"n8n-nodes-base.set","typeVersion":3.4,"disabled":true,"parameters":{}},
+	  {"name":"Code","type":"n8n-nodes-base.code","typeVersion":2,"parameters":{}},
+	  {"name":"Fed","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Fed by two","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Fed by off","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Fed by code","type":"n8n-nodes-base.noOp","typeVersion":1},
+	  {"name":"Fed by set and code","type":"n8n-nodes-base.noOp","typeVersion":1}],
+	 "connections":{
+	  "Start":{"main":[[{"node":"Config","type":"main","index":0},{"node":"Old","type":"main","index":0},{"node":"Off","type":"main","index":0},{"node":"Code","type":"main","index":0}]]},
+	  "Config":{"main":[[{"node":"Fed","type":"main","index":0},{"node":"Fed by two","type":"main","index":0},{"node":"Fed by set and code","type":"main","index":0}]]},
+	  "Old":{"main":[[{"node":"Fed by two","type":"main","index":0}]]},
+	  "Off":{"main":[[{"node":"Fed by off","type":"main","index":0}]]},
+	  "Code":{"main":[[{"node":"Fed by code","type":"main","index":0},{"node":"Fed by set and code","type":"main","index":0}]]}}}`)
+	g := s.Graph(s.Workflows[0])
+	// The reading before maySetSource: fieldRefRE's sources.
+	ref := func(n *n8nschema.Node, expr string) []*n8nschema.Node {
+		m := fieldRefRE.FindStringSubmatch(expr)
+		if m == nil {
+			return nil
+		}
+		if m[3] != "" {
+			var srcs []*n8nschema.Node
+			for _, e := range g.InOfType(n, ConnMain) {
+				srcs = append(srcs, e.From)
+			}
+			return srcs
+		}
+		if s := g.Node(m[1] + m[2]); s != nil {
+			return []*n8nschema.Node{s}
+		}
+		return nil
+	}
+	read := map[string]bool{ // by node, then expression; true: maySetSource says yes
+		"Fed\x00$json.key": true, "Fed by two\x00$json.key": true, "Fed by two\x00$json[\"a key\"]": true,
+		"Fed by off\x00$json.key": false, "Fed by code\x00$json.key": false, "Fed by set and code\x00$json.key": false,
+		"Start\x00$json.key": false, "Fed by code\x00$('Config').item.json.key": true,
+		"Fed by code\x00$( 'Config' ).first().json.key": true, "Fed by code\x00$(\t\"Config'\n).last().json.a.b": true,
+		"Fed by code\x00$('Config').all()[0].json.key": true, "Fed by code\x00$node[\"Config\"].json.key": true,
+		"Fed by code\x00$node[ 'Old' ].json[\"key\"]": true, "Fed by code\x00$('My odd) node').item.json.key": true,
+		"Fed by code\x00$('Off').item.json.key": false, "Fed by code\x00$('Code').item.json.key": false,
+		"Fed by code\x00$('Nowhere').item.json.key": false, "Fed by code\x00$('').item.json.key": false,
+		"Fed by code\x00 $('Config').item.json.key": false, "Fed by code\x00$(Config).item.json.key": false,
+		"Fed\x00$input.first().json.key": false, "Fed\x00$jsonx.key": true, "Fed\x00key": false,
+		"Fed by code\x00$node": false, "Fed by code\x00$(": false, "Fed by code\x00$('Config": false,
+	}
+	for k, want := range read {
+		name, expr, _ := strings.Cut(k, "\x00")
+		n := g.Node(name)
+		if n == nil {
+			t.Fatalf("no node %q", name)
+		}
+		got := maySetSource(g, n, expr)
+		if got != want {
+			t.Errorf("%s, %q: maySetSource %v, want %v", name, expr, got, want)
+		}
+		srcs := ref(n, expr)
+		sets := len(srcs) > 0 && !slices.ContainsFunc(srcs, func(s *n8nschema.Node) bool { return s.Type != n8nschema.TypeSet || s.Disabled })
+		if sets && !got {
+			t.Errorf("%s, %q: fieldRefRE reads enabled Set nodes, maySetSource says no", name, expr)
+		}
+		if got, _ := setSources(g, n, expr); sets && !slices.Equal(got, srcs) {
+			t.Errorf("%s, %q: setSources %d nodes, fieldRefRE %d", name, expr, len(got), len(srcs))
+		}
+	}
+}
+
+// TestFillInGateOldSet: fillInGate reads an If only in a graph with an
+// enabled Set v1 or v2 (noOldSet), wherever it stands among the Set
+// nodes: a fill-in test of a Set v2 is a gate beside a Set v3 before or
+// after it, and not when the Set v2 is disabled or the only Set is v3.
+func TestFillInGateOldSet(t *testing.T) {
+	wf := func(configVersion string, disabled bool, other string) string {
+		off := ""
+		if disabled {
+			off = `"disabled":true,`
+		}
+		set := `{"name":"Configure","type":"n8n-nodes-base.set","typeVersion":` + configVersion + `,` + off + `"parameters":{"values":{"string":[{"name":"recipients","value":"[UPDATE ME]"}]},"assignments":{"assignments":[{"name":"recipients","type":"string","value":"[UPDATE ME]"}]}}}`
+		nodes := []string{`{"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}}`}
+		v3 := `{"name":"Other","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{}}`
+		switch other {
+		case "before":
+			nodes = append(nodes, v3, set)
+		case "after":
+			nodes = append(nodes, set, v3)
+		default:
+			nodes = append(nodes, set)
+		}
+		nodes = append(nodes, `{"name":"Is it","type":"n8n-nodes-base.if","typeVersion":1,"parameters":{"conditions":{"string":[{"value1":"={{ $('Configure').first().json.recipients }}","operation":"contains","value2":"={{ $json.email }}"}]}}}`,
+			`{"name":"Send","type":"n8n-nodes-base.noOp","typeVersion":1}`)
+		return `{"name":"w","nodes":[` + strings.Join(nodes, ",") + `],"connections":{
+		  "Start":{"main":[[{"node":"Configure","type":"main","index":0}]]},
+		  "Configure":{"main":[[{"node":"Is it","type":"main","index":0}]]},
+		  "Is it":{"main":[[{"node":"Send","type":"main","index":0}],[]]}}}`
+	}
+	for _, c := range []struct {
+		version  string
+		disabled bool
+		other    string
+		gate     bool
+	}{
+		{"2", false, "", true}, {"1", false, "before", true}, {"2", false, "after", true},
+		{"2", true, "before", false}, {"3.4", false, "", false}, {"3.4", false, "after", false},
+	} {
+		s := buildJSON(t, wf(c.version, c.disabled, c.other))
+		g := s.Graph(s.Workflows[0])
+		b, ok := g.BehindBlank(g.Node("Send"))
+		if ok != c.gate || ok && !strings.Contains(b.Fill, `"recipients", a template's blank that node "Is it" tests`) {
+			t.Errorf("Set v%s disabled %v, a Set v3 %q: behind a blank %v (%s), want %v", c.version, c.disabled, c.other, ok, b.Fill, c.gate)
+		}
+		if g.noOldSet == c.gate {
+			t.Errorf("Set v%s disabled %v, a Set v3 %q: noOldSet %v", c.version, c.disabled, c.other, g.noOldSet)
+		}
+	}
+}
+
+// TestMayFillInHost: every URL whose host FillInHost reads as a fill-in
+// (URLHost lowers it) passes mayFillInHost, in any case; a real host does
+// not.
+func TestMayFillInHost(t *testing.T) {
+	for _, c := range []struct {
+		url  string
+		fill bool
+	}{
+		{"https://push.yourdomain.com/api", true},
+		{"=https://PUSH.YOURDOMAIN.COM/api", true},
+		{"  https://YourShop.myshopify.com/admin", true},
+		{"https://<your-host>/v1", true},
+		{"http://[host]:8080/x", true},
+		{"https://your-instance.app.n8n.cloud/webhook", true},
+		{"https://api.example.com/v1/users", false},
+		{"https://api.yourmembership.com/v1", false},
+		{"https://api.github.com/repos", false},
+		{"={{ $json.url }}", false},
+	} {
+		s := buildJSON(t, `{"name":"w","nodes":[{"name":"Call","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"`+c.url+`"}}],"connections":{}}`)
+		n := s.Graph(s.Workflows[0]).Node("Call")
+		if got := n8nschema.FillInHost(URLHost(n)); got != c.fill {
+			t.Errorf("%s: FillInHost %v, want %v", c.url, got, c.fill)
+		}
+		if c.fill && !mayFillInHost(n) {
+			t.Errorf("%s: a fill-in host, mayFillInHost false", c.url)
+		}
+		if !strings.Contains(strings.ToLower(c.url), "your") && !strings.ContainsAny(c.url, "<>[]") && mayFillInHost(n) {
+			t.Errorf("%s: mayFillInHost true", c.url)
 		}
 	}
 }

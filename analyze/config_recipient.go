@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -65,8 +66,12 @@ func setFixes(g *Graph, n *n8nschema.Node, expr string, ok func(val string) bool
 
 // setSources returns the nodes whose output expr (fieldRefRE) reads, the
 // named one or, for $json, the nodes that feed n, and the field it reads
-// ("owner.cell"): none when expr is no such read.
+// ("owner.cell"): none when expr is no such read, or when maySetSource says no
+// such node is a Set node that setLiteral reads.
 func setSources(g *Graph, n *n8nschema.Node, expr string) ([]*n8nschema.Node, string) {
+	if !maySetSource(g, n, expr) {
+		return nil, ""
+	}
 	m := fieldRefRE.FindStringSubmatch(expr)
 	if m == nil {
 		return nil, ""
@@ -85,6 +90,57 @@ func setSources(g *Graph, n *n8nschema.Node, expr string) ([]*n8nschema.Node, st
 		srcs = append(srcs, s)
 	}
 	return srcs, field
+}
+
+// maySetSource reports whether expr may read a field of an enabled Set node,
+// the only node setLiteral reads (so every caller of setSources answers no
+// otherwise), before fieldRefRE, the costly part, runs: the node that
+// $('X')… or $node["X"]… names (the name up to the first quote, as
+// fieldRefRE reads it) is one, or for $json every node that feeds n on its
+// main input is one. Text that starts otherwise fieldRefRE does not match.
+// It reads the expression's first bytes and n's edges in: no other node.
+func maySetSource(g *Graph, n *n8nschema.Node, expr string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(expr, "$json"):
+		return setFed(g, n)
+	case strings.HasPrefix(expr, "$("):
+		rest = expr[len("$("):]
+	case strings.HasPrefix(expr, "$node["):
+		rest = expr[len("$node["):]
+	default:
+		return false
+	}
+	for rest != "" && ascii.IsSpace(rest[0]) {
+		rest = rest[1:]
+	}
+	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+		return false
+	}
+	rest = rest[1:]
+	i := strings.IndexAny(rest, `"'`)
+	return i > 0 && enabledSet(g.Node(rest[:i]))
+}
+
+// setFed reports a node that enabled Set nodes alone feed on its main
+// input: the sources of its $json that setLiteral may read.
+func setFed(g *Graph, n *n8nschema.Node) bool {
+	fed := false
+	for _, e := range g.In(n) {
+		if e.Type != ConnMain {
+			continue
+		}
+		if !enabledSet(e.From) {
+			return false
+		}
+		fed = true
+	}
+	return fed
+}
+
+// enabledSet reports an enabled Set node, the only node setLiteral reads.
+func enabledSet(s *n8nschema.Node) bool {
+	return s != nil && s.Type == n8nschema.TypeSet && !s.Disabled
 }
 
 // setLiteral returns the value a Set node in manual mode writes to field

@@ -61,11 +61,12 @@ func (g *Graph) fillInRead(v n8nschema.Value) (set *n8nschema.Node, field, lit s
 
 // fillInGate reports an If v1 (index i) whose test is false on every item
 // as exported because it compares a template's fill-in (above): the Blank
-// it stands for, on the If node. The fill-in is a Set node's: a graph
-// blankClear found none in (noSet) has no such If.
+// it stands for, on the If node. The fill-in is an enabled Set v1 or v2
+// node's (fillInRead): a graph blankClear found none in (noOldSet) has
+// no such If, and its conditions are not read.
 func (g *Graph) fillInGate(i int) (Blank, bool) {
 	nd := g.Nodes[i]
-	if g.noSet || nd.Disabled || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
+	if g.noOldSet || nd.Disabled || nd.Type != n8nschema.TypeIf && nd.Type != n8nschema.TypeFilter {
 		return Blank{}, false
 	}
 	if nd.TypeVersion >= 2 {

@@ -172,12 +172,14 @@ type Graph struct {
 	blankRun []bool
 	// blankClear's memo, under blankMu: what it knows of each node (nil
 	// till asked: seenQueued, seenClear), whether it found a blank (then
-	// blankReach answers), and whether the graph has no enabled Set node
-	// (noSet: no config node for blankOf's reads of one).
+	// blankReach answers), whether the graph has no enabled Set node
+	// (noSet: no config node for blankOf's reads of one), and none of
+	// version 1 or 2 (noOldSet: no fill-in for fillInGate's reads).
 	blankMu    sync.Mutex
 	blankSeen  []uint8
 	blankFound bool
 	noSet      bool
+	noOldSet   bool
 	// UnreachedBy's memo: the answer for each node no run reaches.
 	unreachedOnce sync.Once
 	unreachedBy   map[*n8nschema.Node]*n8nschema.Node

@@ -615,11 +615,43 @@ func BlankURL(n *Node) (string, bool) {
 		u = dropExprSpans(rest)
 	}
 	u, _, _ = strings.Cut(u, "#")
+	if !mayBlankURL(u) {
+		return "", false
+	}
+	return blankURLIn(u)
+}
+
+// mayBlankURL reports a URL's literal text (BlankURL's, its {{ }} spans
+// dropped) that may hold a part blankURLIn reads as a blank: a bracket or
+// brace (inBrackets, placeholderBraces), "%" (an escape may spell any
+// byte), or a fill-in's word or shape in any case (fillInWords: "your",
+// "replace", "placeholder", "changeme", a run of three x, "..."). Every
+// such part holds one as written, so most URLs are read no further: one
+// pass over the bytes, each looked up in urlFillIn.
+func mayBlankURL(u string) bool {
+	for i := 0; i < len(u); i++ {
+		if k := urlFillIn[u[i]]; k != 0 && (k == 1 || foldAt(u, i, urlFillInWords[k])) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlFillIn says, for each byte, what a fill-in mayBlankURL looks for
+// may start with it: 0 none, 1 the byte itself, else the index of its
+// word in urlFillInWords (in either case of a letter).
+var urlFillIn = [256]uint8{'<': 1, '[': 1, '{': 1, '%': 1, '.': 2, 'y': 3, 'Y': 3, 'r': 4, 'R': 4,
+	'p': 5, 'P': 5, 'c': 6, 'C': 6, 'x': 7, 'X': 7}
+
+var urlFillInWords = [...]string{2: "...", 3: "your", 4: "replace", 5: "placeholder", 6: "changeme", 7: "xxx"}
+
+// blankURLIn is BlankURL of the URL's literal text u.
+func blankURLIn(u string) (string, bool) {
 	if _, rest, ok := strings.Cut(u, "://"); ok {
 		u = rest
 	}
 	path, query, _ := strings.Cut(u, "?")
-	_, path, ok = strings.Cut(path, "/") // the host is FillInHost's
+	_, path, ok := strings.Cut(path, "/") // the host is FillInHost's
 	if ok {
 		for seg := range strings.SplitSeq(path, "/") {
 			for part := range strings.SplitSeq(seg, ":") { // "YOUR_SHEET_ID:append"

@@ -1,7 +1,9 @@
 package n8nschema
 
 import (
+	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -131,6 +133,54 @@ func TestBlankURL(t *testing.T) {
 		f := parseString(t, `{"name":"w","nodes":[{"name":"N","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":`+strconv.Quote(c.url)+`}}],"connections":{}}`)
 		if got, ok := BlankURL(f.Workflows[0].Nodes[0]); ok != (c.want != "") || got != c.want {
 			t.Errorf("%s: BlankURL = %q %v, want %q", c.url, got, ok, c.want)
+		}
+	}
+}
+
+// TestMayBlankURL: every URL text whose part blankURLIn reads as a blank
+// passes mayBlankURL: 200,000 texts made of hosts, separators and pieces
+// of fill-ins (each word of fillInWords in three cases, brackets, braces,
+// escapes, runs of x and dots) among ordinary segments; and real URLs do
+// not pass (the prefilter says no to most). It fails when a word or a
+// byte is left out of mayBlankURL.
+func TestMayBlankURL(t *testing.T) {
+	pieces := []string{
+		"api", "v1", "users", "example.com", "items", "search", "id", "42", "q=paris", "appid",
+		"your", "YOUR", "Your", "_ACCOUNT", "-location", "UnitId", "replace", "REPLACE", "Replace", "_WITH_ID",
+		"placeholder", "PLACEHOLDER", "PlaceHolder", "changeme", "CHANGEME", "ChangeMe", "x", "X", "xx", "XXX",
+		".", "..", "...", "<", ">", "[", "]", "{", "}", "{{", "}}", "%20", "%5B", "%79our", "%3C", " ", "\t",
+		"/", "/", "/", "?", "&", "=", ":", "#", "://", "https://",
+	}
+	r := rand.New(rand.NewPCG(35, 4))
+	found := 0
+	for range 200_000 {
+		var b strings.Builder
+		for range 1 + r.IntN(9) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		u := b.String()
+		if _, ok := blankURLIn(u); ok {
+			found++
+			if !mayBlankURL(u) {
+				t.Fatalf("%q: blankURLIn reads a blank, mayBlankURL says no", u)
+			}
+		}
+	}
+	if found < 5_000 {
+		t.Errorf("only %d texts hold a blank: the test reads too few", found)
+	}
+	for _, u := range []string{
+		"https://api.openai.com/v1/chat/completions", "api.telegram.org/bot/sendMessage?chat_id=1",
+		"https://www.googleapis.com/calendar/v3/calendars/primary/events?maxResults=10",
+		"https://hooks.slack.com/services/T0/B0/abc", "https://api.example.org/v1/REPLACEMENT", "http://localhost:5678/webhook/x",
+	} {
+		if mayBlankURL(u) && !strings.Contains(strings.ToLower(u), "replace") {
+			t.Errorf("%q: mayBlankURL says yes", u)
+		}
+	}
+	for _, u := range []string{"https://api.x.com/YOUR_ID", "https://a.b/%5Bid%5D", "https://a.b/{id}", "https://a.b/c?k=...", "https://a.b/xXx", "https://a.b/PlaceHolder", "https://a.b/ChangeMe", "https://a.b/<id>", "https://a.b/[id]", "https://a.b/Replace_Me"} {
+		if !mayBlankURL(u) {
+			t.Errorf("%q: mayBlankURL says no", u)
 		}
 	}
 }
