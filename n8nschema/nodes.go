@@ -21,11 +21,14 @@ var nodeTable = sync.OnceValue(func() map[string][]nodeEntry {
 	for _, es := range t {
 		n += len(es)
 	}
-	// Each entry's room for its declared set, one block for all.
+	// Each entry's room for its declared set and its required
+	// parameters, one block for all.
 	sets := make([]atomic.Pointer[map[string]bool], n)
+	reqs := make([]atomic.Pointer[reqs], n)
 	for _, es := range t {
 		for i := range es {
 			es[i].set, sets = &sets[0], sets[1:]
+			es[i].req, reqs = &reqs[0], reqs[1:]
 		}
 	}
 	return t
@@ -88,8 +91,10 @@ type nodeEntry struct {
 	// shown indexes hideableSets: the top-level string parameters n8n
 	// shows only for some values, with their conditions (Hidden).
 	shown uint16
-	// set holds params as a set once made (declaredSet).
+	// set holds params as a set once made (declaredSet), req required
+	// as read once (requiredOf).
 	set *atomic.Pointer[map[string]bool]
+	req *atomic.Pointer[reqs]
 }
 
 // resourceOps are a resource's operations: the default, and every

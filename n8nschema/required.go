@@ -3,7 +3,6 @@ package n8nschema
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // webhookPaths are the node types whose empty path the editor fills in
@@ -98,22 +97,7 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 	if n.Disabled {
 		return "", false
 	}
-	es, ok := nodeTable()[n.Type]
-	tool := false
-	if !ok {
-		if es, ok = entriesOf(n.Type); !ok {
-			return "", false
-		}
-		tool = true
-	}
-	var e *nodeEntry
-	for i := range es {
-		for _, v := range es[i].v {
-			if v == n.TypeVersion {
-				e = &es[i]
-			}
-		}
-	}
+	e, tool := exactEntry(n)
 	if e == nil || tool && e.flags&flagTool == 0 {
 		return "", false
 	}
@@ -131,6 +115,39 @@ func missingRequired(n *Node, gates, publish bool) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// exactEntry is the node table's entry that lists n's version exactly
+// (nil when none does), and whether n's type is a <type>Tool variant the
+// table lists under its base type. It is the entry found at parse
+// (Node.describe, the nearest version: the same entry when that is n's
+// own), else the table's search.
+func exactEntry(n *Node) (e *nodeEntry, tool bool) {
+	if n.described {
+		if e = n.desc; e == nil || e.v[n.descAt] != n.TypeVersion {
+			return nil, false
+		}
+		if strings.HasSuffix(n.Type, "Tool") {
+			_, listed := nodeTable()[n.Type]
+			tool = !listed
+		}
+		return e, tool
+	}
+	es, ok := nodeTable()[n.Type]
+	if !ok {
+		if es, ok = entriesOf(n.Type); !ok {
+			return nil, false
+		}
+		tool = true
+	}
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == n.TypeVersion {
+				e = &es[i]
+			}
+		}
+	}
+	return e, tool
 }
 
 // declared reports whether e's versions declare a top-level parameter
@@ -298,19 +315,22 @@ func (rq *reqs) at(d *display) []uint16 {
 	return rq.every
 }
 
-// requiredParsed holds each entry's required parameters, cut out of the
-// table's text once a process, not again for every node of the type (an
-// entry lists up to 98). The conditions stay text
+// requiredOf is each entry's required parameters, cut out of the
+// table's text once a process and kept with the entry (e.req; an entry
+// made outside the table cuts them again), not again for every node of
+// the type (an entry lists up to 98). The conditions stay text
 // (shown reads them): parsed too, the entries n8n-real uses held 674 KB
 // instead of 138 KB, for 0.7 % fewer instructions, a cost the collector
 // pays again at every cycle. The index by resource and operation (byRes:
 // only the first two conditions' values, cut out of the text) adds ~0.4
 // MB there (the allocation profiler's sampled figure), for 0.58 % fewer.
-var requiredParsed sync.Map // *nodeEntry → *reqs
-
+// Kept in the entry, not in a sync.Map keyed by it (~230 instructions a
+// look-up, for every node judged).
 func requiredOf(e *nodeEntry) *reqs {
-	if rq, ok := requiredParsed.Load(e); ok {
-		return rq.(*reqs)
+	if e.req != nil {
+		if rq := e.req.Load(); rq != nil {
+			return rq
+		}
 	}
 	rq := &reqs{}
 	for f := range strings.SplitSeq(e.required, " ") { // the table writes one space between entries
@@ -393,8 +413,10 @@ func requiredOf(e *nodeEntry) *reqs {
 			}
 		}
 	}
-	got, _ := requiredParsed.LoadOrStore(e, rq)
-	return got.(*reqs)
+	if e.req == nil || e.req.CompareAndSwap(nil, rq) {
+		return rq
+	}
+	return e.req.Load()
 }
 
 // display is what shown reads of a node: its resource and operation, each
