@@ -203,8 +203,8 @@ func (g *Graph) EnvRead(n *n8nschema.Node) (where, key string, ok bool) {
 		return "code", key, ok
 	}
 	params := n.Params()
-	if !strings.Contains(params.Raw(), "$env") {
-		return "", "", false // most nodes read no $env: skip the walk
+	if n.NoExprs() || !strings.Contains(params.Raw(), "$env") {
+		return "", "", false // most nodes read no $env, half hold no expression at all: skip the walk
 	}
 	params.Scalars(func(v n8nschema.Value) bool {
 		if !v.IsExpr() {

@@ -47,3 +47,39 @@ func TestDeclaresRequire(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvReadNoExprs: EnvRead and the reads by name failing judges
+// (namedRefRefusal) skip a node whose parameters hold no expression
+// (Node.NoExprs); a read in an expression, escaped or nested, is still
+// found, and text that only looks like one (a literal "=text", braces
+// without "=") holds none.
+func TestEnvReadNoExprs(t *testing.T) {
+	for _, c := range []struct {
+		params   string
+		env, ref bool
+	}{
+		{`{"url": "={{ $env.URL }}", "b": "={{ $('Missing').item.json.x }}"}`, true, true},
+		{`{"sendHeaders": true, "headerParameters": {"parameters": [{"name": "a", "value": "\u003d{{ $env.URL + $('Missing').first().json.a }}"}]}}`, true, true},
+		{`{"url": "=\u007b\u007b $env.URL }}", "b": "=\u007b\u007b $node[\"Missing\"].json.x }}"}`, true, true},
+		{`{"url": "=text $env.URL", "b": "=$('Missing').item.json.x"}`, false, false},
+		{`{"url": "{{ $env.URL }}", "b": "{{ $('Missing').item.json.x }}"}`, false, false},
+	} {
+		src := `{"nodes":[{"name":"T","type":"n8n-nodes-base.manualTrigger","typeVersion":1,"parameters":{}},
+{"name":"H","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":` + c.params + `}],
+"connections":{"T":{"main":[[{"node":"H","type":"main","index":0}]]}}}`
+		f := n8nschema.Parse(n8nschema.NewSource("x.json", []byte(src)))
+		w := f.Workflows[0]
+		g := BuildGraph(w)
+		h := w.Node("H")
+		if h.NoExprs() == c.env {
+			t.Errorf("%s: NoExprs %v", c.params, h.NoExprs())
+		}
+		if _, _, ok := g.EnvRead(h); ok != c.env {
+			t.Errorf("%s: EnvRead %v, want %v", c.params, ok, c.env)
+		}
+		i, _ := g.index(h)
+		if _, ok, _ := namedRefRefusal(g, i, &g.ran); ok != c.ref {
+			t.Errorf("%s: namedRefRefusal %v, want %v", c.params, ok, c.ref)
+		}
+	}
+}

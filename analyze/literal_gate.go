@@ -332,17 +332,20 @@ func eqPrefixTruth(c n8nschema.Value) (pass, ok bool) {
 // a literal, a value eqPrefixTruth reads, or the count of the node's own
 // input (ownCount).
 func leftDecidable(c n8nschema.Value) bool {
-	if strings.HasPrefix(c.Get("leftValue").Str(), "==") || leftLiteral(c) {
+	lv := c.Get("leftValue") // read once for the three tests
+	if strings.HasPrefix(lv.Str(), "==") || literalLeft(lv) {
 		return true
 	}
-	_, ok := ownCountOf(c.Get("leftValue"))
+	_, ok := ownCountOf(lv)
 	return ok
 }
 
 // leftLiteral reports a condition whose left operand is written and a
 // literal (constOf), without which conditionOutcome is gateAny.
-func leftLiteral(c n8nschema.Value) bool {
-	lv := c.Get("leftValue")
+func leftLiteral(c n8nschema.Value) bool { return literalLeft(c.Get("leftValue")) }
+
+// literalLeft is leftLiteral of the left operand lv.
+func literalLeft(lv n8nschema.Value) bool {
 	if !lv.Exists() {
 		return false
 	}

@@ -140,9 +140,11 @@ func scanNamedRefs(g *Graph, i int, bad func(ref, form, after string, path refPa
 // them and they hold a start of a read by name (readsByName): most nodes
 // read no node by name, and their scan stops here, before the walk and
 // before its callback (which escapes, with what it captures) is made.
+// scanParams reads expressions only: a node with none (Node.NoExprs,
+// known from the parse: half the nodes) is not searched.
 func namedReadParams(g *Graph, i int) (n8nschema.Value, bool) {
 	nd := g.Nodes[i]
-	if g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
+	if nd.NoExprs() || g.sub[i] || g.specs[i].Role == n8nschema.RoleTrigger || n8nschema.IsCode(nd.Type) || n8nschema.IsAICode(nd.Type) {
 		return n8nschema.Value{}, false
 	}
 	params := nd.Params()

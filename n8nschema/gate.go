@@ -45,36 +45,72 @@ func GateThrows(n *Node) (string, bool) {
 	if v, ok := n.Param(loose); ok && (v.Kind() != Bool || v.True()) {
 		return "", false
 	}
-	opts := cond.Get("options")
+	// Each object's members are read in one pass: a Get of a member that
+	// is missing (singleValue and rightType mostly are) makes its path.
+	var opts, comb, conds Value
+	cond.Each(func(k string, v Value) bool {
+		switch k {
+		case "options":
+			opts = v
+		case "combinator":
+			comb = v
+		case "conditions":
+			conds = v
+		}
+		return true
+	})
 	if opts.Exists() && opts.Kind() != Object {
 		return "", false
 	}
 	if tv := opts.Get("typeValidation"); tv.Exists() && (tv.Kind() != String || tv.IsExpr() || tv.Str() != "strict") {
 		return "", false
 	}
-	if c := cond.Get("combinator"); c.Exists() && (c.Kind() != String || c.IsExpr() || c.Str() != "and" && c.Str() != "or") {
+	if c := comb; c.Exists() && (c.Kind() != String || c.IsExpr() || c.Str() != "and" && c.Str() != "or") {
 		return "", false
 	}
-	first := cond.Get("conditions.0")
+	first := conds.Get("0")
 	if first.Kind() != Object {
 		return "", false
 	}
-	op := first.Get("operator")
-	typ, operation := op.Get("type"), op.Get("operation")
-	if why, ok := leftAlwaysBoolean(first, typ.Str()); ok && typ.Kind() == String {
+	var op, left, right Value
+	first.Each(func(k string, v Value) bool {
+		switch k {
+		case "operator":
+			op = v
+		case "leftValue":
+			left = v
+		case "rightValue":
+			right = v
+		}
+		return true
+	})
+	var typ, operation, single, rt Value
+	op.Each(func(k string, v Value) bool {
+		switch k {
+		case "type":
+			typ = v
+		case "operation":
+			operation = v
+		case "singleValue":
+			single = v
+		case "rightType":
+			rt = v
+		}
+		return true
+	})
+	if why, ok := leftAlwaysBoolean(left, typ.Str()); ok && typ.Kind() == String {
 		return why, true
 	}
-	if typ.Kind() != String || operation.Kind() != String || op.Get("singleValue").True() || oneValueOperation[operation.Str()] {
+	if typ.Kind() != String || operation.Kind() != String || single.True() || oneValueOperation[operation.Str()] {
 		return "", false
 	}
 	want := typ.Str()
-	if rt := op.Get("rightType"); rt.Exists() {
+	if rt.Exists() {
 		if rt.Kind() != String {
 			return "", false
 		}
 		want = rt.Str()
 	}
-	right := first.Get("rightValue")
 	if right.IsExpr() {
 		return "", false
 	}

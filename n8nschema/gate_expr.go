@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// leftAlwaysBoolean reports a first condition whose left value is an
+// leftAlwaysBoolean reports a first condition whose left value (left) is an
 // expression that yields a boolean whatever the item holds, compared by
 // a string or number operator, and why. n8n validates the left value
 // against the operator's type whatever the operation
@@ -15,11 +15,10 @@ import (
 // condition); under strict validation type-validation.js refuses a
 // boolean where a string or a number is expected, so the test throws on
 // every item.
-func leftAlwaysBoolean(cond Value, typ string) (string, bool) {
+func leftAlwaysBoolean(left Value, typ string) (string, bool) {
 	if typ != "string" && typ != "number" {
 		return "", false
 	}
-	left := cond.Get("leftValue")
 	if left.Kind() != String || !left.IsExpr() || !certainBoolean(left.Str()) {
 		return "", false
 	}

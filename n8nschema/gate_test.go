@@ -80,3 +80,118 @@ func TestGateThrows(t *testing.T) {
 		}
 	}
 }
+
+// TestGateThrowsOnePass: GateThrows, which reads each object's members in
+// one pass, answers what the reading by Get did (gateThrowsByGet) on
+// every If and Filter of the corpora and on hand-written ones: escaped
+// keys, a conditions object with a member "0", an operator that is no
+// object, singleValue and rightType present and absent.
+func TestGateThrowsOnePass(t *testing.T) {
+	check := func(where string, n *Node) {
+		t.Helper()
+		why, ok := GateThrows(n)
+		wantWhy, wantOK := gateThrowsByGet(n)
+		if why != wantWhy || ok != wantOK {
+			t.Errorf("%s: node %q: %q %v, want %q %v", where, n.Name, why, ok, wantWhy, wantOK)
+		}
+	}
+	judged, throws := 0, 0
+	for _, set := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		eachCorpusFile(t, set, func(path string, src []byte) {
+			for _, w := range Parse(NewSource(path, src)).Workflows {
+				for _, n := range w.Nodes {
+					if n.Type == TypeIf || n.Type == TypeFilter {
+						judged++
+						if _, ok := GateThrows(n); ok {
+							throws++
+						}
+						check(path, n)
+					}
+				}
+			}
+		})
+	}
+	if judged == 0 || throws == 0 {
+		t.Errorf("%d gates judged, %d throw: the corpora should hold both", judged, throws)
+	}
+	for _, conds := range []string{
+		`{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals"}}]}`,
+		`{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals","singleValue":true}}]}`,
+		`{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":5,"operator":{"type":"string","operation":"equals","rightType":"number"}}]}`,
+		`{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":5,"operator":{"type":"string","operation":"equals","rightType":7}}]}`,
+		`{"c\u006fnditions":[{"leftValue":"={{ $json.a }}","right\u0056alue":"5","operator":{"typ\u0065":"number","operation":"equals"}}]}`,
+		`{"conditions":{"0":{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals"}}}}`,
+		`{"conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":"number"}]}`,
+		`{"conditions":[{"leftValue":"={{ $json.a ? true : false }}","rightValue":"x","operator":{"type":"string","operation":"equals"}}]}`,
+		`{"options":{"typeValidation":"loose"},"conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals"}}]}`,
+		`{"options":{"version":3},"combinator":"or","conditions":[{"leftValue":"={{ $json.a }}","rightValue":"","operator":{"type":"number","operation":"equals"}}]}`,
+		`{"combinator":"xor","conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals"}}]}`,
+		`{"options":"x","conditions":[{"leftValue":"={{ $json.a }}","rightValue":"5","operator":{"type":"number","operation":"equals"}}]}`,
+	} {
+		src := `{"nodes":[{"name":"If","type":"n8n-nodes-base.if","typeVersion":2.2,"parameters":{"conditions":` + conds + `}}],"connections":{}}`
+		for _, w := range Parse(NewSource("x.json", []byte(src))).Workflows {
+			check(conds, w.Nodes[0])
+		}
+	}
+}
+
+// gateThrowsByGet is GateThrows as it read its members, one Get each.
+func gateThrowsByGet(n *Node) (string, bool) {
+	if n.Type != TypeIf && n.Type != TypeFilter || n.TypeVersion < 2 {
+		return "", false
+	}
+	cond, ok := n.Param("conditions")
+	if !ok || cond.Kind() != Object {
+		return "", false
+	}
+	loose := "looseTypeValidation"
+	if n.TypeVersion < 2.1 {
+		loose = "options.looseTypeValidation"
+	}
+	if v, ok := n.Param(loose); ok && (v.Kind() != Bool || v.True()) {
+		return "", false
+	}
+	opts := cond.Get("options")
+	if opts.Exists() && opts.Kind() != Object {
+		return "", false
+	}
+	if tv := opts.Get("typeValidation"); tv.Exists() && (tv.Kind() != String || tv.IsExpr() || tv.Str() != "strict") {
+		return "", false
+	}
+	if c := cond.Get("combinator"); c.Exists() && (c.Kind() != String || c.IsExpr() || c.Str() != "and" && c.Str() != "or") {
+		return "", false
+	}
+	first := cond.Get("conditions.0")
+	if first.Kind() != Object {
+		return "", false
+	}
+	op := first.Get("operator")
+	typ, operation := op.Get("type"), op.Get("operation")
+	if why, ok := leftAlwaysBoolean(first.Get("leftValue"), typ.Str()); ok && typ.Kind() == String {
+		return why, true
+	}
+	if typ.Kind() != String || operation.Kind() != String || op.Get("singleValue").True() || oneValueOperation[operation.Str()] {
+		return "", false
+	}
+	want := typ.Str()
+	if rt := op.Get("rightType"); rt.Exists() {
+		if rt.Kind() != String {
+			return "", false
+		}
+		want = rt.Str()
+	}
+	right := first.Get("rightValue")
+	if right.IsExpr() {
+		return "", false
+	}
+	got, wrong := wrongType(right, want, filterVersion(opts))
+	if !wrong {
+		return "", false
+	}
+	text := right.Raw()
+	if right.Kind() == String {
+		text = right.Str()
+	}
+	return "its first condition compares a " + want + " with " + strconv.Quote(text) + ", " + got +
+		", and strict type validation throws \"Wrong type\" on every item", true
+}

@@ -81,10 +81,20 @@ func TestMarkLiteralsAsUnescaping(t *testing.T) {
 		}
 		wantBare := tr.markLiteralsUnescaping(0)
 		want := flags()
-		gotBare := tr.markLiterals(0)
+		gotBare, gotNone := tr.markLiterals(0)
+		gotExprs := !gotNone
+		wantExprs := false
+		for i := range tr.nodes {
+			if c := &tr.nodes[i]; c.kind() == String && tr.isExpr(c) {
+				wantExprs = true
+			}
+		}
 		got := flags()
 		if gotBare != wantBare {
 			t.Fatalf("%s: bare %v, want %v", text, gotBare, wantBare)
+		}
+		if gotExprs != wantExprs {
+			t.Fatalf("%s: exprs %v, want %v", text, gotExprs, wantExprs)
 		}
 		for i := range got {
 			if got[i] != want[i] {
@@ -103,4 +113,84 @@ func TestMarkLiteralsAsUnescaping(t *testing.T) {
 	}
 	all.WriteString(`]}`)
 	check(all.String())
+}
+
+// TestNoExprs: Node.NoExprs holds exactly when the node's parameters are
+// an object or array none of whose strings is an expression (IsExpr), on
+// hand-written nodes (an expression spelled with escapes, at depth, a
+// literal "=text", bare braces, empty and scalar parameters, none) and on
+// every node of the corpora; ExprsWith then finds nothing.
+func TestNoExprs(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		want   bool
+	}{
+		{`{"url": "={{ $env.URL }}"}`, false},
+		{`{"a": {"b": [1, "x", {"c": "=a {{ $json.b }}"}]}}`, false},
+		{`{"a": "\u003d{{ $env.X }}"}`, false},
+		{`{"a": "=\u007b\u007b $env.X }}"}`, false},
+		{`{"a": "=x\n{{ $env.X }}"}`, false},
+		{`["={{ 1 }}"]`, false},
+		{`{"a": "=text $env.X"}`, true},
+		{`{"a": "{{ $env.X }}"}`, true},
+		{`{"a": "\u003dtext", "b": "x\n{{ y }}", "c": "\\={{ x }}"}`, true},
+		{`{"a": 1, "b": true, "c": null, "d": [], "e": {}}`, true},
+		{`{}`, true},
+		{`"={{ $env.X }}"`, false},
+		{`"plain"`, false},
+		{``, false},
+	} {
+		member := ""
+		if c.params != "" {
+			member = `,"parameters":` + c.params
+		}
+		src := `{"nodes":[{"name":"N","type":"n8n-nodes-base.set","typeVersion":1` + member + `}],"connections":{}}`
+		f := Parse(NewSource("x.json", []byte(src)))
+		n := f.Workflows[0].Nodes[0]
+		if got := n.NoExprs(); got != c.want {
+			t.Errorf("%s: NoExprs %v, want %v", c.params, got, c.want)
+		}
+		if n.NoExprs() && anyExpr(n) {
+			t.Errorf("%s: NoExprs, but an expression is there", c.params)
+		}
+	}
+	nodes, none := 0, 0
+	for _, set := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		eachCorpusFile(t, set, func(path string, src []byte) {
+			for _, w := range Parse(NewSource(path, src)).Workflows {
+				for _, n := range w.Nodes {
+					nodes++
+					p := n.Params()
+					if want := p.Kind() == Object || p.Kind() == Array; want && !anyExpr(n) != n.NoExprs() {
+						t.Errorf("%s: node %q: NoExprs %v, an expression there %v", path, n.Name, n.NoExprs(), anyExpr(n))
+					} else if !want && n.NoExprs() {
+						t.Errorf("%s: node %q: NoExprs with parameters of kind %v", path, n.Name, p.Kind())
+					}
+					if n.NoExprs() {
+						none++
+					}
+				}
+			}
+		})
+	}
+	if none == 0 || none == nodes {
+		t.Errorf("%d of %d nodes hold no expression: the corpora should hold both", none, nodes)
+	}
+}
+
+// anyExpr reports whether a string of n's parameters is an expression,
+// read by Scalars, and ExprsWith('$') or ExprsWith('{') finds one too
+// when it is.
+func anyExpr(n *Node) bool {
+	found := false
+	n.Params().Scalars(func(v Value) bool {
+		found = v.IsExpr()
+		return !found
+	})
+	with := false
+	n.Params().ExprsWith('{', func(Value) bool { with = true; return false })
+	if with != found {
+		panic("ExprsWith('{') and Scalars disagree")
+	}
+	return found
 }

@@ -107,6 +107,10 @@ type Node struct {
 	// isExpression), so it sends that one as it is (RS012). Set when the
 	// parameters are parsed.
 	BareBraces bool
+	// noExprs is set when the node's parameters are an object or array
+	// holding no expression string (NoExprs). Set when the parameters
+	// are parsed.
+	noExprs bool
 	// described is set when desc and descAt hold what DescribeNode says
 	// of the node (Describe): its entry in the node table (nil for a
 	// type n8n does not describe) and the index of the version taken in
@@ -297,6 +301,13 @@ func (n *Node) Params() Value {
 	}
 	return Value{t: n.Value.t, i: n.params, odd: n.Value.odd, path: n.paramsPath}
 }
+
+// NoExprs reports whether the node's parameters are an object or array
+// none of whose strings, at any depth, is an expression (Value.IsExpr:
+// one that begins with "=" and holds "{{"): a reader of expressions
+// (Value.ExprsWith, or Scalars keeping those IsExpr) finds none. False
+// when it cannot tell (a node made by hand, no parameters member).
+func (n *Node) NoExprs() bool { return n.noExprs }
 
 // MaxTries and WaitBetweenTries are the node's "maxTries" and
 // "waitBetweenTries", kept raw: their absence, 0 and out-of-range values

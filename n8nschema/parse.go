@@ -507,7 +507,7 @@ func (wp *wfParser) nodes(nodes Value) {
 				n.WebhookID = f.Str()
 			case "parameters":
 				n.params = c
-				n.BareBraces = e.t.markLiterals(c)
+				n.BareBraces, n.noExprs = e.t.markLiterals(c)
 			case "credentials":
 				n.creds = c
 				if c := f.len(); c > 0 && f.Kind() == Object {

@@ -78,3 +78,76 @@ func TestRequiredAtLeavesOutOnlyHidden(t *testing.T) {
 	}
 	t.Logf("%d parameters left out, %d kept", left, kept)
 }
+
+// TestExactEntry: the entry (requiredEntry) MissingRequired judges a node by, read from
+// what the parse found (Node.describe), is the one the table's search by
+// type and exact version finds (exactSearch, the search it replaced), and
+// so is whether the type is a <type>Tool variant: for every type of the
+// table and its Tool variant, at every version listed, between, above,
+// below, 0 and negative, described at parse and made by hand (not
+// described); and a node's entry when its version changed after the parse.
+func TestExactEntry(t *testing.T) {
+	types := []string{"community.unknown", "", "n8n-nodes-base.stickyNote"}
+	for typ := range nodeTable() {
+		types = append(types, typ, typ+"Tool")
+	}
+	slices.Sort(types)
+	judged, tools := 0, 0
+	for _, typ := range types {
+		vs := []float64{0, -1, 0.5, 99}
+		for _, e := range nodeTable()[strings.TrimSuffix(typ, "Tool")] {
+			for _, v := range e.v {
+				vs = append(vs, v, v+0.05)
+			}
+		}
+		for _, v := range vs {
+			wantE, wantTool := exactSearch(typ, v)
+			for _, described := range []bool{true, false} {
+				n := &Node{Type: typ, TypeVersion: v}
+				if described {
+					n.describe()
+				}
+				e, tool := requiredEntry(n)
+				if e != wantE || e != nil && tool != wantTool {
+					t.Fatalf("%s v%v (described %v): entry %p tool %v, want %p %v", typ, v, described, e, tool, wantE, wantTool)
+				}
+				if e != nil {
+					judged++
+					if tool {
+						tools++
+					}
+				}
+			}
+		}
+	}
+	if judged == 0 || tools == 0 {
+		t.Fatalf("%d entries found, %d of tools: the test reads nothing", judged, tools)
+	}
+	n := &Node{Type: "n8n-nodes-base.httpRequest", TypeVersion: 4.2}
+	n.describe()
+	n.TypeVersion = 4.25
+	if e, _ := requiredEntry(n); e != nil {
+		t.Fatal("a version no entry lists, set after the parse, found an entry")
+	}
+}
+
+// exactSearch is the search of the table MissingRequired made before it
+// read the parse's entry: the last entry of typ (or of its base type, for
+// a <type>Tool variant the table does not list) that lists version.
+func exactSearch(typ string, version float64) (e *nodeEntry, tool bool) {
+	es, ok := nodeTable()[typ]
+	if !ok {
+		if es, ok = entriesOf(typ); !ok {
+			return nil, false
+		}
+		tool = true
+	}
+	for i := range es {
+		for _, v := range es[i].v {
+			if v == version {
+				e = &es[i]
+			}
+		}
+	}
+	return e, tool
+}

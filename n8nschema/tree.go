@@ -204,12 +204,16 @@ func (t *tree) descendants(n *jnode) (lo, hi uint32) {
 // n8n reads as a literal: an expression ("=...") with no {{ }} renders to
 // its text after the "=" (see docs/n8n-behaviour.md#expressions-and-resource-locators).
 // It reports whether a string below holds "{{" and does not begin with
-// "=" (Node.BareBraces): n8n sends it as it is, braces and all.
-func (t *tree) markLiterals(i uint32) (bare bool) {
+// "=" (Node.BareBraces): n8n sends it as it is, braces and all; and
+// whether node i is a container with no expression below (IsExpr: a
+// string that begins with "=" and holds "{{"; Node.NoExprs), decided
+// from what the literal test reads.
+func (t *tree) markLiterals(i uint32) (bare, none bool) {
 	n := &t.nodes[i]
 	if !n.container() || n.n == 0 {
-		return false
+		return false, n.container()
 	}
+	exprs := false
 	lo, hi := t.descendants(n)
 	for k := lo; k < hi; k++ {
 		c := &t.nodes[k]
@@ -222,6 +226,7 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 		case c.flags&strEsc == 0:
 			if t.text[c.off+1] == '=' {
 				lit = !holdsBraces(t.text[c.off+2 : c.first-1])
+				exprs = exprs || !lit
 			} else if !bare {
 				bare = holdsBraces(raw)
 			}
@@ -240,23 +245,28 @@ func (t *tree) markLiterals(i uint32) (bare bool) {
 				lit = raw[0] == '='
 			} else if raw[0] == '\\' {
 				bare = true
+			} else {
+				exprs = true // "=" and "{{"
 			}
 		case holdsBraces(raw):
 			// It holds "{{" already (no escape has a brace after its
 			// backslash, so the braces stay): no literal; bare unless it
-			// begins with "=", spelled as itself or as an escape.
+			// begins with "=", spelled as itself or as an escape (an
+			// expression then).
+			exprs = exprs || t.isExpr(c)
 			if raw[0] == '\\' && !bare {
 				bare = !strings.HasPrefix(unescape(raw), "=")
 			}
 		default:
 			s := unescape(raw)
 			lit = strings.HasPrefix(s, "=") && !holdsBraces(s)
+			exprs = exprs || strings.HasPrefix(s, "=") && !lit
 		}
 		if lit {
 			c.flags |= literal
 		}
 	}
-	return bare
+	return bare, !exprs
 }
 
 // holdsBraces is strings.Contains(s, "{{"), quicker on the short strings
