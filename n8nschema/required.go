@@ -199,11 +199,11 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 	}
 	// A parameter is judged by its value first, its display conditions
 	// only when the value would be missing: most required parameters
-	// are stored, and their conditions are not read. Parameters listed
-	// together often share their conditions, or their first ones:
-	// conditions that passed, or that start with the ones up to a
-	// condition that failed, are not judged again.
-	pass, fail := "", ""
+	// are stored, and their conditions are not read. The first missing
+	// one shown is the answer. Parameters listed together often share
+	// their first conditions: those that start with the ones up to a
+	// condition that failed are not judged again.
+	fail := ""
 	for _, k := range rs {
 		r := &rq.all[k]
 		if r.name == "path" && webhookPaths[n.Type] {
@@ -216,17 +216,12 @@ func missingOf(n *Node, e *nodeEntry, gates, publish bool) (string, bool) {
 			continue
 		}
 		if r.gated {
-			switch {
-			case r.conds == pass && pass != "":
-			case fail != "" && strings.HasPrefix(r.conds, fail) && (len(r.conds) == len(fail) || r.conds[len(fail)] == ';'):
+			if fail != "" && strings.HasPrefix(r.conds, fail) && (len(r.conds) == len(fail) || r.conds[len(fail)] == ';') {
 				continue
-			default:
-				shown, n := d.shown(r.conds)
-				if !shown {
-					fail = r.conds[:n]
-					continue
-				}
-				pass = r.conds
+			}
+			if shown, n := d.shown(r.conds); !shown {
+				fail = r.conds[:n]
+				continue
 			}
 		}
 		return r.name, true
