@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -369,6 +370,65 @@ func TestMayFillInHost(t *testing.T) {
 		}
 		if !strings.Contains(strings.ToLower(c.url), "your") && !strings.ContainsAny(c.url, "<>[]") && mayFillInHost(n) {
 			t.Errorf("%s: mayFillInHost true", c.url)
+		}
+	}
+}
+
+// TestBlankKeyExprParts: blankKey reads each {{ }} part of a key's value
+// as exprRE did (from a "{{" to the first "}}" after it, over lines): a
+// part that reads a field a Set node leaves blank, first or after
+// another part, in a header or in a header's JSON text, makes the node a
+// blank; a part never closed, or one opened by a third brace, does not.
+// Each answer is checked against exprRE's reading too.
+func TestBlankKeyExprParts(t *testing.T) {
+	const ref = `$('Config').first().json.apiKey`
+	cases := []struct {
+		name, value string
+		json, blank bool
+	}{
+		{"Whole", `={{ ` + ref + ` }}`, false, true},
+		{"Bearer", `=Bearer {{ ` + ref + ` }}`, false, true},
+		{"Second part", `={{ $now.toISO() }} {{ ` + ref + ` }}`, false, true},
+		{"Adjacent parts", `={{ 'Bearer ' }}{{ ` + ref + ` }}`, false, true},
+		{"Over lines", "={{\n  " + ref + "\n}}", false, true},
+		{"Closing first", `=}} x {{ ` + ref + ` }}`, false, true},
+		{"Set key", `={{ $('Config').first().json.realKey }}`, false, false},
+		{"Never closed", `=Bearer {{ ` + ref + ` }`, false, false},
+		{"Third brace", `={{{ ` + ref + ` }}}`, false, false},
+		{"Closed by the first", `={{ $now }} }} {{ ` + ref, false, false},
+		{"JSON", `={{ 1 }} {{ ` + ref + ` }}`, true, true},
+		{"JSON set key", `={{ $('Config').first().json.realKey }}`, true, false},
+	}
+	var nodes, conns []string
+	for _, c := range cases {
+		v, _ := json.Marshal(c.value)
+		params := `"sendHeaders":true,"headerParameters":{"parameters":[{"name":"Authorization","value":` + string(v) + `}]}`
+		if c.json {
+			params = `"sendHeaders":true,"specifyHeaders":"json","jsonHeaders":{"Authorization":` + string(v) + `}`
+		}
+		nodes = append(nodes, `{"name":"`+c.name+`","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"https://api.example.com/v1",`+params+`}}`)
+		conns = append(conns, `{"node":"`+c.name+`","type":"main","index":0}`)
+	}
+	s := buildJSON(t, `{"name":"w","nodes":[
+	  {"name":"Start","type":"n8n-nodes-base.scheduleTrigger","typeVersion":1.2,"parameters":{}},
+	  {"name":"Config","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"assignments":{"assignments":[
+	    {"name":"apiKey","type":"string","value":""},{"name":"realKey","type":"string","value":"k-8f3a9c2e71d04b56"}]}}},
+	  `+strings.Join(nodes, ",\n")+`],
+	 "connections":{"Start":{"main":[[{"node":"Config","type":"main","index":0}]]},"Config":{"main":[[`+strings.Join(conns, ",")+`]]}}}`)
+	g := s.Graph(s.Workflows[0])
+	blank := func(v string) bool { return strings.TrimSpace(v) == "" || n8nschema.BlankKeyText(v) }
+	for _, c := range cases {
+		n := g.Node(c.name)
+		b, ok := g.BehindBlank(n)
+		if ok != c.blank || ok && !strings.Contains(b.Fill, `header "Authorization" carries a key`) {
+			t.Errorf("%s: behind a blank %v (%s), want %v", c.name, ok, b.Fill, c.blank)
+		}
+		old := false // exprRE's reading
+		for _, x := range exprRE.FindAllString(c.value, -1) {
+			old = old || setFixes(g, n, strings.TrimSpace(x[2:len(x)-2]), blank)
+		}
+		if old != c.blank {
+			t.Errorf("%s: exprRE's reading %v, want %v", c.name, old, c.blank)
 		}
 	}
 }
