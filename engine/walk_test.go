@@ -139,7 +139,7 @@ func TestLearnTops(t *testing.T) {
 		}
 	}
 	mk(".git", true)
-	for _, rel := range []string{"w/a/x.json", "w/repo/y.json", "w/repo/in/z.json", "w/file/u.json", "w/-b/v.json", "w/upper/s.json",
+	for _, rel := range []string{"w/a/x.json", "w/repo/y.json", "w/repo/in/z.json", "w/repo/-first/t.json", "w/file/u.json", "w/-b/v.json", "w/upper/s.json",
 		"w/dangling/d.json", "w/linked/l.json", "w/linkfile/f.json", "w/.hidden/h.json", "w/node_modules/m.json", "w/closed/c.json"} {
 		mk(rel, false)
 	}
