@@ -86,8 +86,9 @@ type Rule struct {
 	// why it is safe or not, or why the rule has no repair.
 	FixSafety Safety
 	FixDoc    string
-	// Examples are filled in by package rules from rules/examples.
-	Examples Examples
+	// ReadExamples reads the rule's examples (Examples); package rules
+	// sets it to read rules/examples, which only the documentation asks.
+	ReadExamples func() Examples
 	// Severity and Confidence are the defaults; a finding may differ.
 	Severity   Severity
 	Confidence Confidence
@@ -122,6 +123,14 @@ type Examples struct {
 	Good   string // the same workflow fixed (RSNNN.good.json)
 	Output string // what `stormcheck audit --enable RSNNN RSNNN.bad.json` prints (RSNNN.bad.out)
 	Config string // the .stormcheck.yaml both run with (RSNNN.stormcheck.yaml), if any
+}
+
+// Examples are the rule's examples, none without ReadExamples.
+func (r *Rule) Examples() Examples {
+	if r.ReadExamples == nil {
+		return Examples{}
+	}
+	return r.ReadExamples()
 }
 
 // HelpURI is where the rule's documentation lives; derived, never typed.

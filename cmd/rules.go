@@ -77,7 +77,7 @@ func rulesJSON(w io.Writer, rs []*analyze.Rule) error {
 		if tags == nil {
 			tags = []string{}
 		}
-		ex := r.Examples
+		ex := r.Examples()
 		doc.Rules = append(doc.Rules, jsonRule{ID: r.ID, Name: r.Name, Title: r.Title, Severity: r.Severity.String(),
 			Confidence: r.Confidence.String(), Tags: tags, Doc: r.Doc, Bad: ex.Bad, BadOutput: ex.Output, Good: ex.Good,
 			Config: ex.Config, Fix: r.Fix, HelpURI: r.HelpURI()})

@@ -46,7 +46,9 @@ func Collect(args []string, stdin io.Reader, n *Namer, limit int64) ([]Input, er
 	addDir := func(dir string) {
 		abs := n.Abs(dir)
 		clean := filepath.Clean(dir)
-		for _, w := range walkJSON(abs, pl) {
+		ws, dirs := walkJSON(abs, pl)
+		n.learnTops(dirs)
+		for _, w := range ws {
 			// Named as given (dir joined with the rest) outside the root.
 			name, ok := n.rooted(w.path)
 			if !ok {
@@ -154,6 +156,13 @@ type walked struct {
 	real string
 }
 
+// listed is a folder a walk listed, and whether it holds .git as
+// Namer.gitTop's stat sees it.
+type listed struct {
+	path string
+	git  bool
+}
+
 // walkJSON lists the regular .json files below dir in sorted order,
 // skipping hidden files and folders and node_modules. Symlinks count by
 // their target; one that points nowhere, and a folder that cannot be
@@ -161,18 +170,35 @@ type walked struct {
 // link to a file the walk of pl would not read by itself (outside the
 // inputs, hidden, not .json) comes back with errLinkOut, unread.
 // Named pipes, devices and sockets are not files anyone exported: a FIFO
-// named x.json would block the run, /dev/zero would never end.
-func walkJSON(dir string, pl *Places) (out []walked) {
+// named x.json would block the run, /dev/zero would never end. dirs are
+// the folders listed, parents first: .git is looked for only where a
+// listing holds it (Namer.learnTops).
+func walkJSON(dir string, pl *Places) (out []walked, dirs []listed) {
 	walkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unlistable folder hides only itself.
 			out = append(out, walked{path: p, err: err})
+			if len(dirs) > 0 && dirs[len(dirs)-1].path == p {
+				dirs = dirs[:len(dirs)-1] // not listed whole
+			}
 			return nil
+		}
+		if strings.EqualFold(d.Name(), ".git") {
+			up := dirOf(p)
+			if _, err := os.Stat(filepath.Join(up, ".git")); err == nil {
+				for i := len(dirs) - 1; i >= 0; i-- {
+					if dirs[i].path == up {
+						dirs[i].git = true
+						break
+					}
+				}
+			}
 		}
 		if d.IsDir() {
 			if p != dir && !WalkEnters(d.Name()) {
 				return filepath.SkipDir
 			}
+			dirs = append(dirs, listed{path: p})
 			return nil
 		}
 		if !WalkReads(d.Name()) {
@@ -201,7 +227,7 @@ func walkJSON(dir string, pl *Places) (out []walked) {
 		}
 		return nil
 	})
-	return out
+	return out, dirs
 }
 
 // walkDir is filepath.WalkDir for a clean root and a fn that returns only

@@ -95,6 +95,25 @@ func (n *Namer) gitTop(dir string) string {
 	return top
 }
 
+// learnTops fills gitTop's memo for the folders a walk listed (parents
+// first) from what the listings held, where a stat of .git in each folder
+// cost ~3 µs (n8n-real's 247 folders, 0.7 ms).
+func (n *Namer) learnTops(dirs []listed) {
+	for _, d := range dirs {
+		if _, ok := n.tops[d.path]; ok {
+			continue
+		}
+		top := d.path
+		if !d.git {
+			top = ""
+			if up := filepath.Dir(d.path); up != d.path {
+				top = n.gitTop(up)
+			}
+		}
+		n.tops[d.path] = top
+	}
+}
+
 // Name is how reports show the file at p: relative to its root when inside
 // it, slash-separated, without "./"; else the path as given.
 func (n *Namer) Name(p string) string { return n.nameAt(n.Abs(p), p) }

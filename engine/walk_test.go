@@ -76,7 +76,8 @@ func TestWalkJSON(t *testing.T) {
 	}
 
 	got := map[string]string{}
-	for _, w := range walkJSON(root, NewPlaces([]string{root}, "")) {
+	ws, _ := walkJSON(root, NewPlaces([]string{root}, ""))
+	for _, w := range ws {
 		rel, _ := filepath.Rel(root, w.path)
 		got[rel] = "read"
 		if w.err != nil {
@@ -112,6 +113,77 @@ func TestDirOfIsDir(t *testing.T) {
 		p = filepath.FromSlash(p)
 		if got, want := dirOf(p), filepath.Dir(p); got != want {
 			t.Errorf("dirOf(%q) = %q, filepath.Dir says %q", p, got, want)
+		}
+	}
+}
+
+// TestLearnTops: the git tops a walk's listings give (learnTops) are those
+// gitTop finds with a stat of .git in each folder, for .git folders, files,
+// links to either or to nothing, a name in other case, a .git below a
+// skipped folder, an unlistable folder and a top above the walk.
+func TestLearnTops(t *testing.T) {
+	top := t.TempDir()
+	mk := func(rel string, dir bool) {
+		p := filepath.Join(top, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if dir {
+			err = os.MkdirAll(p, 0o755)
+		} else {
+			err = os.WriteFile(p, []byte("{}"), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(".git", true)
+	for _, rel := range []string{"w/a/x.json", "w/repo/y.json", "w/repo/in/z.json", "w/repo/-first/t.json", "w/file/u.json", "w/-b/v.json", "w/upper/s.json",
+		"w/dangling/d.json", "w/linked/l.json", "w/linkfile/f.json", "w/.hidden/h.json", "w/node_modules/m.json", "w/closed/c.json"} {
+		mk(rel, false)
+	}
+	mk("w/repo/.git", true)
+	mk("w/file/.git", false)
+	mk("w/upper/.GIT", true)
+	mk("w/-b/.git", true)
+	mk("w/.hidden/.git", true)
+	for target, rel := range map[string]string{"nowhere": "w/dangling/.git", "../repo/.git": "w/linked/.git", "../file/.git": "w/linkfile/.git"} {
+		if err := os.Symlink(target, filepath.Join(top, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("w/closed/.git", true)
+	closed := filepath.Join(top, "w/closed")
+	if err := os.Chmod(closed, 0o300); err != nil { // searchable, not listable
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(closed, 0o755) })
+
+	root := filepath.Join(top, "w")
+	_, dirs := walkJSON(root, NewPlaces([]string{root}, ""))
+	learned := NewNamer(root, "", "")
+	learned.learnTops(dirs)
+	if len(dirs) < 10 {
+		t.Fatalf("%d folders listed", len(dirs))
+	}
+	tops := 0
+	for _, d := range dirs {
+		want := NewNamer(root, "", "").gitTop(d.path)
+		if got := learned.tops[d.path]; got != want {
+			t.Errorf("%s: learned top %q, gitTop %q", d.path, got, want)
+		}
+		if want == d.path {
+			tops++
+		}
+	}
+	if tops < 4 {
+		t.Errorf("%d folders are their own top: the tree does not test .git in a folder", tops)
+	}
+	for _, rel := range []string{"w", "w/a", "w/repo/in", "w/closed"} {
+		d := filepath.Join(top, rel)
+		if got, want := learned.gitTop(d), NewNamer(root, "", "").gitTop(d); got != want {
+			t.Errorf("%s: top %q, want %q", rel, got, want)
 		}
 	}
 }

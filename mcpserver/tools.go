@@ -124,10 +124,11 @@ func (s *server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn
 	if r == nil {
 		return nil, ExplainOutput{}, fmt.Errorf("no rule %q: rules are named like RS201 or retried-write-without-idempotency (resources stormcheck://rules/ID list them)", report.Printable(in.Rule))
 	}
+	ex := r.Examples()
 	out := ExplainOutput{
 		ID: r.ID, Name: r.Name, Title: r.Title, Severity: r.Severity.String(), Confidence: r.Confidence.String(),
 		FixSafety: r.FixSafety.String(), Tags: append([]string{}, r.Tags...), Why: strings.TrimSpace(r.Doc),
-		BadExample: r.Examples.Bad, FixedExample: r.Examples.Good, Config: r.Examples.Config,
+		BadExample: ex.Bad, FixedExample: ex.Good, Config: ex.Config,
 		Fix: strings.TrimSpace(r.Fix), FixDoc: strings.TrimSpace(r.FixDoc), HelpURI: r.HelpURI(),
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: ruledoc.Markdown(r)}}}, out, nil

@@ -27,10 +27,12 @@ func testRules() []*analyze.Rule {
 	mk := func(id, name, title string, sev analyze.Severity, conf analyze.Confidence, tags ...string) *analyze.Rule {
 		return &analyze.Rule{
 			ID: id, Name: name, Title: title, Severity: sev, Confidence: conf, Tags: tags,
-			Doc:      "Why " + name + " matters,\nwrapped over two lines.\n\nA second paragraph.",
-			Fix:      "Do the " + name + " fix",
-			Examples: analyze.Examples{Bad: `{"bad": true}` + "\n", Good: `{"bad": false}` + "\n", Output: id + ".bad.json:1:1: fires\n"},
-			Run:      func(*analyze.Pass) {},
+			Doc: "Why " + name + " matters,\nwrapped over two lines.\n\nA second paragraph.",
+			Fix: "Do the " + name + " fix",
+			ReadExamples: func() analyze.Examples {
+				return analyze.Examples{Bad: `{"bad": true}` + "\n", Good: `{"bad": false}` + "\n", Output: id + ".bad.json:1:1: fires\n"}
+			},
+			Run: func(*analyze.Pass) {},
 		}
 	}
 	always := mk("RS010", "always-fails", "a node fails on every run that reaches it", analyze.Warning, analyze.High, "errors")

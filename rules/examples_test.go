@@ -29,7 +29,7 @@ func TestExamples(t *testing.T) {
 	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, r := range rules.All() {
 		t.Run(r.ID, func(t *testing.T) {
-			ex := r.Examples
+			ex := r.Examples()
 			if ex.Bad == "" || ex.Good == "" {
 				t.Fatalf("rules/examples lacks %[1]s.bad.json or %[1]s.good.json (go run ./scripts/newrule writes both)", r.ID)
 			}

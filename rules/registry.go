@@ -58,7 +58,7 @@ func All() []*analyze.Rule {
 	}
 	withExamples.Do(func() {
 		for _, r := range rs {
-			r.Examples = examplesOf(r.ID)
+			r.ReadExamples = func() analyze.Examples { return examplesOf(r.ID) }
 		}
 	})
 	return rs

@@ -22,7 +22,7 @@ type section struct {
 
 // sections are the parts of a rule's documentation, in reading order.
 func sections(r *analyze.Rule) []section {
-	ex := r.Examples
+	ex := r.Examples()
 	name := r.ID + ".bad.json"
 	var out []section
 	if doc := strings.TrimSpace(r.Doc); doc != "" {

@@ -10,9 +10,11 @@ import (
 var rule = &analyze.Rule{
 	ID: "RS999", Name: "demo-rule", Title: "a demo title", Severity: analyze.Warning, Confidence: analyze.High,
 	Doc: "Why it matters.", Fix: "Do the fix", FixDoc: "None: a demo.", Tags: []string{"demo"},
-	Examples: analyze.Examples{
-		Bad: "{\"bad\": true}\n", Good: "{\"bad\": false}\n", Output: "RS999.bad.json:1:1: fires\n",
-		Config: "items: 5\n",
+	ReadExamples: func() analyze.Examples {
+		return analyze.Examples{
+			Bad: "{\"bad\": true}\n", Good: "{\"bad\": false}\n", Output: "RS999.bad.json:1:1: fires\n",
+			Config: "items: 5\n",
+		}
 	},
 }
 
