@@ -123,12 +123,13 @@ func (t *tree) farKeyOff(n *jnode) uint32 {
 }
 
 // keyOf is the unescaped key of member n. Pretty-printed JSON writes
-// `"key": value`: a value after a quote, a colon and a space has its key
-// between the quote kdist before it and that one (the colon is the one
-// in front of the value, the quote before it closes the key), read with
-// no scan.
+// `"key": value`: a value with a quote three bytes before it has its key
+// between the quote kdist before it and that one, read with no scan.
+// Only white space and the colon lie between a key and its value, so that
+// quote ends the key, unless it opens an empty one (kdist 3; `"":1`); an
+// unescaped key holds no quote.
 func (t *tree) keyOf(n *jnode) string {
-	if o := n.off; n.flags&keyEsc == 0 && n.kdist > 3 && t.text[o-3:o] == "\": " {
+	if o := n.off; n.flags&keyEsc == 0 && n.kdist > 3 && t.text[o-3] == '"' {
 		return t.text[o-uint32(n.kdist)+1 : o-3]
 	}
 	return t.keyScanned(n)

@@ -178,7 +178,8 @@ func TestHoldsBraces(t *testing.T) {
 // TestKeyOfAsScanned: keyOf's shortcut for `"key": value` reads every key
 // as keyScanned, the scan back from the value, does: keys spaced every
 // way, empty, escaped (a quote, a colon and a space inside one), far from
-// their values, and every member of every file of n8n-real.
+// their values, one too long for kdist, and every member of every file of
+// n8n-real.
 func TestKeyOfAsScanned(t *testing.T) {
 	far := strings.Repeat(" ", 70000)
 	check := func(name string, src []byte) {
@@ -202,6 +203,6 @@ func TestKeyOfAsScanned(t *testing.T) {
 		}
 	}
 	check("cases", []byte(`{"a": 1, "b" : 2, "c":  3, "d":4, "e":`+"\t5, \"f\":\n6, \"\": 7, \"\":  {\"\": [8]}, "+
-		`"g\": h": 9, "i\": ": "j\": ", "k\u0022": {"l": ""}, "m"`+far+`: 10, "n":`+far+`11, "o" `+far+`: 12, "p": "\": "}`))
+		`"g\": h": 9, "i\": ": "j\": ", "k\u0022": {"l": ""}, "m"`+far+`: 10, "n":`+far+`11, "o" `+far+`: 12, "p": "\": ", "q" :13, "r":`+"\n14, \"s\"\t:15, \"t\" \t: 16, \"\":\t17, \"u\":\r18, \""+strings.Repeat("v", 70000)+`": 19, "":20, "w":"x", "y" :""}`))
 	eachCorpusFile(t, "n8n-real", check)
 }
