@@ -42,9 +42,6 @@ type Edge struct {
 	// NoInput is true on the Unrun edges into a main input index the
 	// target does not have (mainInputs).
 	NoInput bool
-	// Pos is where an Unrun edge's connection is (RS003 reports there);
-	// the other edges leave it unset.
-	Pos n8nschema.Pos
 
 	from, to int32 // the indexes of From and To in Graph.Nodes
 }
@@ -75,6 +72,8 @@ type Graph struct {
 	// input 0, which nothing fills, so the items never reach the node.
 	// They are not in Edges, and no walk follows them.
 	Unrun []*Edge
+	// unrunPos is where each Unrun edge's connection is (UnrunPos).
+	unrunPos []n8nschema.Pos
 	// counts are the bounds on item counts buildGraph read at the
 	// first test (countBounds; nil with no Limit or no test), which
 	// DecidedGate reads again.
@@ -466,7 +465,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	// The edges, then the lists by node, each list a piece of one array.
 	edges := make([]Edge, 0, len(w.Connections))
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
-	var nouts []outCount        // main outputs by node, read at its first main edge
+	var nouts []outCount        // main outputs by node, read at its first main edge (scratch)
 	var nins []int8             // main inputs by node (mainInputs), 0 unread, -1 unknown
 	// Connections come grouped by their source: its look-up is reused.
 	var fromName string
@@ -492,7 +491,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			// node's own outputs, and an output past them never carries
 			// an item.
 			if nouts == nil {
-				nouts = make([]outCount, n)
+				nouts = sc.outs.zeroed(n)
 			}
 			k := &nouts[fi]
 			if !k.read {
@@ -515,7 +514,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			}
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true})
+				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}), append(g.unrunPos, w.ConnectionPos(c))
 				continue
 			}
 			if nins == nil {
@@ -528,14 +527,14 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 				}
 			}
 			if nins[ti] > 0 && c.ToIndex >= int(nins[ti]) {
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true, NoInput: true})
+				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true, NoInput: true}), append(g.unrunPos, w.ConnectionPos(c))
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
 			if e.Error && from.Type == n8nschema.TypeSplitInBatches && sibNeverErrs(w, from) {
 				// Loop Over Items' error output comes after done and
 				// loop, and nothing ever reaches it (sibNeverErrs).
-				g.Unrun = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Pos: w.ConnectionPos(c), Unrun: true})
+				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}), append(g.unrunPos, w.ConnectionPos(c))
 				continue
 			}
 		}
@@ -2277,6 +2276,10 @@ func MainInputs(n *n8nschema.Node) int {
 	k, _ := mainInputs(n, specOf(n.Type))
 	return k
 }
+
+// UnrunPos is where the connection of g.Unrun[i] is (RS003 reports
+// there).
+func (g *Graph) UnrunPos(i int) n8nschema.Pos { return g.unrunPos[i] }
 
 // WiredUnrun reports whether one of the Unrun connections starts or ends
 // at n: a node wired only that way is no leftover, since n8n keeps the

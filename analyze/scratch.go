@@ -26,6 +26,7 @@ type scratch struct {
 	factors arena[Factor]
 	nodes   arena[*n8nschema.Node]
 	chains  arena[pendingChain]
+	outs    arena[outCount]
 }
 
 // arena hands out pieces of one array; a piece is not cleared unless
@@ -91,5 +92,6 @@ func putScratch(s *scratch) {
 	s.factors.reset(true)
 	s.nodes.reset(true)
 	s.chains.reset(true)
+	s.outs.reset(true)
 	scratchPool.Put(s)
 }

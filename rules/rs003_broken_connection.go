@@ -162,7 +162,7 @@ func reportNoInput(pass *analyze.Pass) {
 	var order []*n8nschema.Node
 	byTarget := map[*n8nschema.Node][]analyze.Diagnostic{}
 	froms := map[*n8nschema.Node][]string{} // the sources, quoted, in byTarget's order
-	for _, e := range g.Unrun {
+	for i, e := range g.Unrun {
 		if !e.NoInput {
 			continue
 		}
@@ -233,7 +233,7 @@ func reportNoInput(pass *analyze.Pass) {
 			order = append(order, e.To)
 		}
 		froms[e.To] = append(froms[e.To], fmt.Sprintf("%q (input %d)", e.From.Name, e.Input))
-		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: e.Pos, Message: msg, Severity: sev, Unreached: true, From: e.From,
+		byTarget[e.To] = append(byTarget[e.To], analyze.Diagnostic{Node: e.To, Pos: g.UnrunPos(i), Message: msg, Severity: sev, Unreached: true, From: e.From,
 			Fix: fmt.Sprintf("Connect %q to input 0 of %q in the n8n editor", e.From.Name, e.To.Name)})
 	}
 	for _, to := range order {
