@@ -345,7 +345,7 @@ type Graph struct {
 	// response's (fileItems).
 	fileFed, headersFed feedMemo
 	// refusals is n8nschema.RefusedCall of each node, read by failing,
-	// FailsWhy and the attempt model (refused).
+	// FailsWhy and the attempt model (refused); nil while none is refused.
 	refusals []refusal
 	// selfTrig marks nodes on a cycle of executions; set by Amplify.
 	selfTrig []bool
@@ -602,7 +602,6 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 // not fail, but nothing leaves its regular outputs either: n8n runs no
 // node on an empty output.
 func (g *Graph) failing() {
-	g.refusals = make([]refusal, len(g.Nodes))
 	ran := &g.ran
 	mark := func(m *[]bool, i int) {
 		if *m == nil {
@@ -613,13 +612,14 @@ func (g *Graph) failing() {
 	hooks := false // an enabled Webhook, whose items alone webhookGateFalse judges
 	for i, nd := range g.Nodes {
 		hooks = hooks || nd.Type == n8nschema.TypeWebhook && !nd.Disabled
-		r := &g.refusals[i]
+		var r refusal
 		// A node is asked only the checks of RefusedCall that judge its
 		// type (n8nschema.RefusalChecksOf, read once per type), and one
 		// of a type none judges only for its credentials' types: most
 		// nodes hold none.
 		if c := g.types[i].refusal; c != 0 || len(nd.Credentials) > 0 {
 			r.Refusal, r.ok = n8nschema.RefusedCallBy(nd, c)
+			g.keepRefusal(i, r)
 		}
 		if r.ok && r.Fails && r.NoCall || nd.Disabled {
 			continue
@@ -631,7 +631,7 @@ func (g *Graph) failing() {
 		// judge (namedRefRefusal's reads).
 		ref, ok, reads := namedRefRefusal(g, i, ran)
 		if ok {
-			r.Refusal, r.ok = ref, true
+			g.keepRefusal(i, refusal{ref, true})
 			mark(&g.noCall, i)
 			continue
 		}
@@ -644,7 +644,7 @@ func (g *Graph) failing() {
 			}
 			g.joinReads[int32(i)] = jr
 			if jr.Sure {
-				r.Refusal, r.ok = n8nschema.Refusal{Why: jr.Why(), Fails: true, NoCall: true}, true
+				g.keepRefusal(i, refusal{n8nschema.Refusal{Why: jr.Why(), Fails: true, NoCall: true}, true})
 				mark(&g.noCall, i)
 			}
 		}
@@ -905,7 +905,21 @@ type refusal struct {
 
 // refused is n8nschema.RefusedCall(g.Nodes[i]), decided once by failing.
 func (g *Graph) refused(i int) (n8nschema.Refusal, bool) {
+	if g.refusals == nil {
+		return n8nschema.Refusal{}, false
+	}
 	return g.refusals[i].Refusal, g.refusals[i].ok
+}
+
+// keepRefusal keeps r as node i's refusal when it is one; the list is
+// made at the first.
+func (g *Graph) keepRefusal(i int, r refusal) {
+	if r.ok {
+		if g.refusals == nil {
+			g.refusals = make([]refusal, len(g.Nodes))
+		}
+		g.refusals[i] = r
+	}
 }
 
 // indexNodes fills slot (or, when two nodes share an Index, idx) so that
