@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/stormcheck/stormcheck/internal/ascii"
 	"github.com/stormcheck/stormcheck/internal/lazyregexp"
 	"github.com/stormcheck/stormcheck/n8nschema"
 )
@@ -52,7 +53,7 @@ func jsOf(nd *n8nschema.Node) (string, bool) {
 // is not judged.
 func BlockedRequire(nd *n8nschema.Node) (module string, ok bool) {
 	code, ok := jsOf(nd)
-	if !ok || !strings.Contains(code, "require") {
+	if !ok || ascii.Index(code, "require", requireAt) < 0 {
 		return "", false
 	}
 	if declaresRequire(code) {
@@ -75,6 +76,10 @@ func BlockedRequire(nd *n8nschema.Node) (module string, ok bool) {
 	return "", false
 }
 
+// requireAt is where "require" is searched from: its q, which code holds
+// seldom (ascii.Rarest), where its r stands every few words.
+const requireAt = 2
+
 // declaresRequire reports code that binds require itself: "const
 // require", "let", "var" or "function require", or "require =" (not
 // "=="), the name not a member (x.require) nor part of another. One look
@@ -82,7 +87,7 @@ func BlockedRequire(nd *n8nschema.Node) (module string, ok bool) {
 // start from cost 4 % of an audit).
 func declaresRequire(code string) bool {
 	for at := 0; ; {
-		i := strings.Index(code[at:], "require")
+		i := ascii.Index(code[at:], "require", requireAt)
 		if i < 0 {
 			return false
 		}
@@ -196,7 +201,7 @@ func (g *Graph) EnvRead(n *n8nschema.Node) (where, key string, ok bool) {
 	}
 	if n8nschema.IsCode(n.Type) {
 		code, ok := jsOf(n)
-		if !ok || !strings.Contains(code, "$env") {
+		if !ok || ascii.Index(code, "$env", 3) < 0 { // from its v: $ stands on every read of code
 			return "", "", false
 		}
 		key, ok = envAt(code, func(at int) bool { return unguardedAt(code, at) })

@@ -137,7 +137,7 @@ const maxStaticCode = 128 << 10
 // four), so its work grows with the code's length.
 func staticUses(nd *n8nschema.Node) (gate *staticGate, writes []staticWrite, ok bool) {
 	code, isCode := staticCode(nd)
-	if !isCode || !strings.Contains(code, "getWorkflowStaticData") {
+	if !isCode || ascii.Index(code, "getWorkflowStaticData", 6) < 0 { // from its k
 		return nil, nil, false
 	}
 	anything := []staticWrite{{"global", ""}, {"node:" + nd.Name, ""}}

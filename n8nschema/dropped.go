@@ -40,12 +40,17 @@ func DroppedParams(n *Node) []DroppedParam {
 	}
 	set := declaredSet(e)
 	var out []DroppedParam
-	n.Params().Each(func(k string, v Value) bool {
-		if !set[k] && !blankParam(v) {
-			out = append(out, DroppedParam{Name: k, Value: v})
+	// Each's member order, without a Value made for each member (nearly
+	// every one is declared).
+	p := n.Params()
+	t, o := p.t, p.node()
+	for k := o.first; k < o.first+o.n; k++ {
+		if key := t.keyOf(&t.nodes[k]); !set[key] {
+			if v := p.memberAt(k, key); !blankParam(v) {
+				out = append(out, DroppedParam{Name: key, Value: v})
+			}
 		}
-		return true
-	})
+	}
 	return out
 }
 

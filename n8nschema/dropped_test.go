@@ -2,6 +2,7 @@ package n8nschema
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +49,63 @@ func TestDroppedParams(t *testing.T) {
 	if got := DeclaringRuns("n8n-nodes-base.postgres", "columns"); len(got) != 2 || got[0] != (VersionRun{1, 1}) || got[1].First != 2.2 {
 		t.Errorf("DeclaringRuns(postgres, columns) = %v, want [{1 1} {2.2 ...}]", got)
 	}
+}
+
+// TestDroppedParamsAsEach: DroppedParams, which reads the parameters'
+// members off the tree, lists what the reading through Each and the
+// declared set lists, name, path and text, on every node of the corpora
+// and on hand-made ones (an escaped key, a key with a dot, an empty key,
+// pretty-printed text).
+func TestDroppedParamsAsEach(t *testing.T) {
+	byEach := func(n *Node) []DroppedParam {
+		if !n.TypeVersionSet || n.TypeVersion <= 0 || n.Params().Kind() != Object || strings.HasSuffix(n.Type, "Tool") {
+			return nil
+		}
+		d, ok := n.Describe()
+		e, ok := declaringIn(d, ok, n.TypeVersion)
+		if !ok {
+			return nil
+		}
+		var out []DroppedParam
+		n.Params().Each(func(k string, v Value) bool {
+			if !declared(e, k) && !blankParam(v) {
+				out = append(out, DroppedParam{Name: k, Value: v})
+			}
+			return true
+		})
+		return out
+	}
+	dropped := 0
+	check := func(where string, n *Node) {
+		got, want := DroppedParams(n), byEach(n)
+		dropped += len(want)
+		if len(got) != len(want) {
+			t.Fatalf("%s: node %q: DroppedParams lists %d, Each %d", where, n.Name, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Name != want[i].Name || got[i].Value.Path() != want[i].Value.Path() || got[i].Value.Raw() != want[i].Value.Raw() || got[i].Value.Pos() != want[i].Value.Pos() {
+				t.Fatalf("%s: node %q: DroppedParams lists %q at %q, Each %q at %q", where, n.Name, got[i].Name, got[i].Value.Path(), want[i].Name, want[i].Value.Path())
+			}
+		}
+	}
+	for _, js := range []string{
+		`{"name":"a","type":"n8n-nodes-base.httpRequest","typeVersion":4.2,"parameters":{"url":"u","he\u0061ders":{"K":"v"},"a.b":1,"":"x","method":"POST","options":{}}}`,
+		"{\n  \"name\": \"b\",\n  \"type\": \"n8n-nodes-base.httpRequest\",\n  \"typeVersion\": 1,\n  \"parameters\": {\n    \"url\": \"u\",\n    \"method\": \"POST\",\n    \"headers\": {\"K\": \"v\"}\n  }\n}",
+		`{"name":"c","type":"n8n-nodes-base.set","typeVersion":3.4,"parameters":{"x\"y":true,"z":[1],"assignments":{}}}`,
+	} {
+		check("hand-made", node(t, js))
+	}
+	for _, corpus := range []string{"n8n-real", "n8n-more", "n8n-fresh"} {
+		eachCorpusFile(t, corpus, func(p string, src []byte) {
+			for _, w := range Parse(NewSource(p, src)).Workflows {
+				for _, n := range w.Nodes {
+					check(p, n)
+				}
+			}
+		})
+	}
+	if dropped == 0 {
+		t.Fatal("no parameter dropped anywhere: the comparison tested nothing")
+	}
+	t.Logf("%d parameters dropped", dropped)
 }

@@ -169,7 +169,7 @@ func declaredSet(e *nodeEntry) map[string]bool {
 			return *set
 		}
 	}
-	set := map[string]bool{}
+	set := make(map[string]bool, strings.Count(e.params, " ")+1)
 	for p := range strings.SplitSeq(e.params, " ") {
 		set[p] = true
 	}

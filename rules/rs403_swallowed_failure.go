@@ -656,7 +656,7 @@ func relaysFailure(g *analyze.Graph, m *n8nschema.Node, relays int) bool {
 func errorsReadByName(g *analyze.Graph) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range g.Nodes {
-		if raw := m.Params().Raw(); !strings.Contains(raw, "error") && !strings.Contains(raw, `\u`) {
+		if raw := m.Params().Raw(); ascii.Index(raw, "error", 3) < 0 && !strings.Contains(raw, `\u`) { // "error" from its o
 			continue // none of its strings says error (an escape aside, \u may spell it)
 		}
 		m.Params().Scalars(func(v n8nschema.Value) bool {

@@ -65,6 +65,24 @@ func Rarest(w string) int {
 // makes the Kelvin sign a k and the dotted capital I an i).
 func ContainsFold(s, lit string) bool { return IndexFold(s, lit, 0) >= 0 }
 
+// Index is strings.Index(s, lit), skipping to lit's byte at with
+// strings.IndexByte: at best the byte of lit the text holds least (Rarest;
+// "require" from its q), where strings.Index stops at every place lit's
+// first byte stands.
+func Index(s, lit string, at int) int {
+	for i := at; i < len(s); {
+		j := strings.IndexByte(s[i:], lit[at])
+		if j < 0 {
+			return -1
+		}
+		if start := i + j - at; strings.HasPrefix(s[start:], lit) {
+			return start
+		}
+		i += j + 1
+	}
+	return -1
+}
+
 // IndexFold is where lit (lower-case ASCII) first starts in s in any case
 // of s's ASCII letters, or -1: strings.Index of lit in s with s's ASCII
 // letters lowered. It skips to lit's byte at in either case with

@@ -102,6 +102,31 @@ func TestIndexFoldAsLowered(t *testing.T) {
 	}
 }
 
+// TestIndexAsStrings: Index from any byte of lit is strings.Index, on
+// strings made of lit's pieces (so that the byte searched for often
+// stands where lit does not start) and of lit itself, at either end.
+func TestIndexAsStrings(t *testing.T) {
+	lits := []string{"require", "$env", "getWorkflowStaticData", "error", "q", "ab", "aab", "qq"}
+	alphabet := "aberqiu$vnd Ee\\."
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 50000 {
+		lit := lits[rng.IntN(len(lits))]
+		var b strings.Builder
+		for range rng.IntN(14) {
+			if rng.IntN(3) == 0 {
+				i := rng.IntN(len(lit) + 1)
+				b.WriteString(lit[i:][:rng.IntN(len(lit)-i+1)])
+			} else {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		s, at := b.String(), rng.IntN(len(lit))
+		if got, want := Index(s, lit, at), strings.Index(s, lit); got != want {
+			t.Fatalf("Index(%q, %q, %d) = %d, want %d", s, lit, at, got, want)
+		}
+	}
+}
+
 // TestRarest: the byte a search skips to is the word's least common
 // letter, the first of equals; a byte that is no letter is never picked
 // over a letter.
