@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stormcheck/stormcheck/internal/benchgen"
 	"github.com/stormcheck/stormcheck/n8nschema"
@@ -83,4 +85,97 @@ func TestScratchNotKept(t *testing.T) {
 			t.Errorf("input %d: the second build differs from the first", i)
 		}
 	}
+}
+
+// TestPutScratchDropsPointers: putScratch clears every arena whose
+// elements hold pointers (the scratch's doc: a pooled scratch keeps no
+// workflow alive), each filled here to its end with values that point
+// somewhere; an arena added without its clear fails.
+func TestPutScratchDropsPointers(t *testing.T) {
+	s := new(scratch)
+	sv := reflect.ValueOf(s).Elem()
+	var held []string
+	for i := range sv.NumField() {
+		buf := sv.Field(i).FieldByName("buf")
+		if !holdsPointers(buf.Type().Elem()) {
+			continue
+		}
+		held = append(held, sv.Type().Field(i).Name)
+		b := reflect.MakeSlice(buf.Type(), 3, 3)
+		for k := range b.Len() {
+			pointSomewhere(b.Index(k))
+		}
+		settable(buf).Set(b)
+		settable(sv.Field(i).FieldByName("n")).SetInt(int64(b.Len()))
+	}
+	if len(held) < 8 {
+		t.Fatalf("%d arenas hold pointers (%v): the reading of scratch's fields is off", len(held), held)
+	}
+	putScratch(s)
+	for i := range sv.NumField() {
+		buf := sv.Field(i).FieldByName("buf")
+		if !holdsPointers(buf.Type().Elem()) {
+			continue
+		}
+		for k := range buf.Len() {
+			if !buf.Index(k).IsZero() {
+				t.Errorf("scratch.%s[%d] still holds what it was given after putScratch", sv.Type().Field(i).Name, k)
+			}
+		}
+	}
+}
+
+// holdsPointers reports whether a value of type ty holds a pointer.
+func holdsPointers(ty reflect.Type) bool {
+	switch ty.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.String, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return ty.Len() > 0 && holdsPointers(ty.Elem())
+	case reflect.Struct:
+		for i := range ty.NumField() {
+			if holdsPointers(ty.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pointSomewhere sets every pointer in v (addressable) to a new value.
+func pointSomewhere(v reflect.Value) {
+	v = settable(v)
+	switch ty := v.Type(); ty.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(ty.Elem()))
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(ty, 1, 1))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(ty))
+	case reflect.Chan:
+		v.Set(reflect.MakeChan(ty, 0))
+	case reflect.Func:
+		v.Set(reflect.MakeFunc(ty, func([]reflect.Value) []reflect.Value { return nil }))
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Interface:
+		if ty.NumMethod() == 0 {
+			v.Set(reflect.ValueOf(new(int)))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			pointSomewhere(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if holdsPointers(ty.Field(i).Type) {
+				pointSomewhere(v.Field(i))
+			}
+		}
+	}
+}
+
+// settable is v, addressable, with its unexported fields writable.
+func settable(v reflect.Value) reflect.Value {
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
 }
