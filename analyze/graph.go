@@ -514,7 +514,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			}
 			errOut := from.OnError == "continueErrorOutput" && !from.Disabled
 			if k.known && (c.Output > k.n || c.Output == k.n && !errOut) || c.Output < len(k.shadowed) && k.shadowed[c.Output] {
-				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}), append(g.unrunPos, w.ConnectionPos(c))
+				g.addUnrun(&Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}, w.ConnectionPos(c))
 				continue
 			}
 			if nins == nil {
@@ -527,14 +527,14 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 				}
 			}
 			if nins[ti] > 0 && c.ToIndex >= int(nins[ti]) {
-				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true, NoInput: true}), append(g.unrunPos, w.ConnectionPos(c))
+				g.addUnrun(&Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true, NoInput: true}, w.ConnectionPos(c))
 				continue
 			}
 			e.Error = errOut && c.Output >= k.n
 			if e.Error && from.Type == n8nschema.TypeSplitInBatches && sibNeverErrs(w, from) {
 				// Loop Over Items' error output comes after done and
 				// loop, and nothing ever reaches it (sibNeverErrs).
-				g.Unrun, g.unrunPos = append(g.Unrun, &Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}), append(g.unrunPos, w.ConnectionPos(c))
+				g.addUnrun(&Edge{From: from, To: to, Type: c.FromType, Output: c.Output, Input: c.ToIndex, Unrun: true}, w.ConnectionPos(c))
 				continue
 			}
 		}
@@ -912,7 +912,9 @@ func (g *Graph) refused(i int) (n8nschema.Refusal, bool) {
 }
 
 // keepRefusal keeps r as node i's refusal when it is one; the list is
-// made at the first.
+// made at the first. A refusal not ok is the zero Refusal (RefusedCallBy
+// returns none other), which refused answers for a node with no entry:
+// readers that read Why without ok read "" either way.
 func (g *Graph) keepRefusal(i int, r refusal) {
 	if r.ok {
 		if g.refusals == nil {
@@ -2294,6 +2296,12 @@ func MainInputs(n *n8nschema.Node) int {
 // UnrunPos is where the connection of g.Unrun[i] is (RS003 reports
 // there).
 func (g *Graph) UnrunPos(i int) n8nschema.Pos { return g.unrunPos[i] }
+
+// addUnrun adds e to g.Unrun and its connection's position to unrunPos,
+// which UnrunPos reads by the same index.
+func (g *Graph) addUnrun(e *Edge, pos n8nschema.Pos) {
+	g.Unrun, g.unrunPos = append(g.Unrun, e), append(g.unrunPos, pos)
+}
 
 // WiredUnrun reports whether one of the Unrun connections starts or ends
 // at n: a node wired only that way is no leftover, since n8n keeps the

@@ -174,23 +174,22 @@ type listed struct {
 // the folders listed, parents first: .git is looked for only where a
 // listing holds it (Namer.learnTops).
 func walkJSON(dir string, pl *Places) (out []walked, dirs []listed) {
+	at := map[string]int{} // dirs' index by path: a .git entry's folder, found in one look-up
 	walkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// An unlistable folder hides only itself.
 			out = append(out, walked{path: p, err: err})
 			if len(dirs) > 0 && dirs[len(dirs)-1].path == p {
 				dirs = dirs[:len(dirs)-1] // not listed whole
+				delete(at, p)
 			}
 			return nil
 		}
 		if strings.EqualFold(d.Name(), ".git") {
 			up := dirOf(p)
-			if _, err := os.Stat(filepath.Join(up, ".git")); err == nil {
-				for i := len(dirs) - 1; i >= 0; i-- {
-					if dirs[i].path == up {
-						dirs[i].git = true
-						break
-					}
+			if i, ok := at[up]; ok {
+				if _, err := os.Stat(filepath.Join(up, ".git")); err == nil {
+					dirs[i].git = true
 				}
 			}
 		}
@@ -198,6 +197,7 @@ func walkJSON(dir string, pl *Places) (out []walked, dirs []listed) {
 			if p != dir && !WalkEnters(d.Name()) {
 				return filepath.SkipDir
 			}
+			at[p] = len(dirs)
 			dirs = append(dirs, listed{path: p})
 			return nil
 		}

@@ -66,9 +66,9 @@ func Rarest(w string) int {
 func ContainsFold(s, lit string) bool { return IndexFold(s, lit, 0) >= 0 }
 
 // Index is strings.Index(s, lit), skipping to lit's byte at with
-// strings.IndexByte: at best the byte of lit the text holds least (Rarest;
-// "require" from its q), where strings.Index stops at every place lit's
-// first byte stands.
+// strings.IndexByte: at best a byte of lit the text seldom holds
+// ("require" from its q), where strings.Index stops at every place lit's
+// first byte stands. lit is not empty and 0 <= at < len(lit).
 func Index(s, lit string, at int) int {
 	for i := at; i < len(s); {
 		j := strings.IndexByte(s[i:], lit[at])
