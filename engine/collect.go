@@ -48,6 +48,7 @@ func Collect(args []string, stdin io.Reader, n *Namer, limit int64) ([]Input, er
 		clean := filepath.Clean(dir)
 		ws, dirs := walkJSON(abs, pl)
 		n.learnTops(dirs)
+		ins = slices.Grow(ins, len(ws))
 		for _, w := range ws {
 			// Named as given (dir joined with the rest) outside the root.
 			name, ok := n.rooted(w.path)

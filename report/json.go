@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -156,7 +157,8 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	jw.value(r.Summary, "  ")
 	jw.WriteString(",\n  \"workflows\": ")
 	jw.array(len(r.Workflows), func(i int, e *jsonEncoder) error {
-		wf := jsonWorkflowOf(&r.Workflows[i])
+		wf := jsonWorkflowOf(&r.Workflows[i], e.ops[:0])
+		e.ops = wf.Operations // written out below: the next workflow's list reuses it
 		return e.append(func(a *jsonAppender) { a.workflow(&wf) })
 	})
 	jw.WriteString(",\n  \"findings\": ")
@@ -185,8 +187,14 @@ func (JSON) Render(w io.Writer, r *Result) error {
 	return jw.w.Flush()
 }
 
-func jsonWorkflowOf(wf *analyze.WorkflowSummary) jsonWorkflow {
-	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.Nodes, Operations: make([]jsonOperation, 0, len(wf.Operations))}
+// jsonWorkflowOf is wf as the JSON report writes it, its operations
+// appended to ops (empty: a workflow without operations writes [], not
+// null).
+func jsonWorkflowOf(wf *analyze.WorkflowSummary, ops []jsonOperation) jsonWorkflow {
+	if ops == nil {
+		ops = []jsonOperation{}
+	}
+	jw := jsonWorkflow{File: wf.Source.Name, ID: wf.ID, Name: Redact(wf.Name), Nodes: wf.Nodes, Operations: slices.Grow(ops, len(wf.Operations))}
 	maxAttempts := 0
 	for i := range wf.Operations {
 		// The figures are read in place: the summaries outlive the render.
@@ -239,6 +247,7 @@ type jsonEncoder struct {
 	buf bytes.Buffer
 	out []byte
 	red memo
+	ops []jsonOperation // a workflow's operations, till they are written
 }
 
 func (j *jsonWriter) WriteString(s string) {

@@ -3,8 +3,12 @@ package report
 import (
 	"bytes"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stormcheck/stormcheck/analyze"
+	"github.com/stormcheck/stormcheck/n8nschema"
 )
 
 // TestAppenderAsEncodingJSON: the appender writes the workflows and
@@ -98,5 +102,43 @@ func TestAppenderAsEncodingJSON(t *testing.T) {
 	}
 	for _, s := range []string{"", "\x00", strings.Repeat("\u2028", 9), strings.Repeat("a", 64) + "\"", "\xc3", "abcdefg\x80"} {
 		check(s, func(a *jsonAppender) { a.str(s) })
+	}
+}
+
+// TestJSONWorkflowsReuseOperations: the workflows array, whose
+// operations lists reuse one array per core, is each workflow rendered
+// with a list of its own; a workflow without operations writes [], the
+// first one included.
+func TestJSONWorkflowsReuseOperations(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	src := n8nschema.NewSource("w.json", nil)
+	var res Result
+	for i := range 300 {
+		w := analyze.WorkflowSummary{Source: src, ID: strconv.Itoa(i), Name: "w" + strconv.Itoa(i)}
+		if i > 0 && r.IntN(3) != 0 {
+			w.Operations = make([]analyze.OperationSummary, r.IntN(70))
+		}
+		for k := range w.Operations {
+			w.Operations[k] = analyze.OperationSummary{Node: "n" + strconv.Itoa(k), Type: "t" + strconv.Itoa(r.IntN(5)), Attempts: r.IntN(4)}
+		}
+		res.Workflows = append(res.Workflows, w)
+	}
+	var out bytes.Buffer
+	if err := (JSON{}).Render(&out, &res); err != nil {
+		t.Fatal(err)
+	}
+	var e jsonEncoder
+	for i := range res.Workflows {
+		wf := jsonWorkflowOf(&res.Workflows[i], nil)
+		if err := e.append(func(a *jsonAppender) { a.workflow(&wf) }); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(out.Bytes(), e.out) {
+			t.Fatalf("workflow %d is not rendered as alone:\n%s", i, e.out)
+		}
+		if len(res.Workflows[i].Operations) == 0 && !bytes.Contains(e.out, []byte(`"operations": []`)) {
+			t.Fatalf("workflow %d without operations:\n%s", i, e.out)
+		}
+		e.out = nil
 	}
 }
