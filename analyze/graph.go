@@ -449,7 +449,7 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 			g.specs = append(g.specs, &f.spec)
 			g.types = append(g.types, f)
 			unshipped := n8nschema.UnshippedGiven(f.unshipped, nd.Type, v)
-			if _, missing := n8nschema.MissingVersion(nd, v); missing || nd.Type == "" || unshipped {
+			if _, missing := n8nschema.MissingVersionGiven(f.versions, f.versioned, nd, v); missing || nd.Type == "" || unshipped {
 				g.Unloadable = append(g.Unloadable, nd)
 			}
 		}
@@ -467,20 +467,13 @@ func buildGraph(w *n8nschema.Workflow, v n8nschema.Version) *Graph {
 	deg := sc.i32.zeroed(2 * n) // out then in degree per node
 	var nouts []outCount        // main outputs by node, read at its first main edge (scratch)
 	var nins []int8             // main inputs by node (mainInputs), 0 unread, -1 unknown
-	// Connections come grouped by their source: its look-up is reused.
-	var fromName string
-	var from *n8nschema.Node
 	// Bounds on item counts (countBounds), read at the first test.
 	var cb *countBounds
 	cbRead := false
-	fi, ok1 := -1, false
 	for i := range w.Connections {
 		c := &w.Connections[i]
-		if i == 0 || c.From != fromName {
-			fromName, from = c.From, w.Node(c.From)
-			fi, ok1 = g.index(from)
-		}
-		to := w.Node(c.To)
+		from, to := c.Ends(w)
+		fi, ok1 := g.index(from)
 		ti, ok2 := g.index(to)
 		if !ok1 || !ok2 {
 			continue
@@ -989,6 +982,8 @@ type typeFacts struct {
 	requires  bool                    // n8nschema.RequiresParams
 	refusal   n8nschema.RefusalChecks // n8nschema.RefusalChecksOf
 	fails     uint32                  // the failChecks that may judge the type (failPlan)
+	versions  []float64               // n8nschema.TypeVersions
+	versioned bool
 }
 
 // maxCachedSpecs bounds specCache: past it (a set of made-up node types)
@@ -1024,6 +1019,7 @@ func factsOf(typ string) *typeFacts {
 		return p.(*typeFacts)
 	}
 	f := &typeFacts{spec: n8nschema.Lookup(typ), unshipped: n8nschema.Unshipped(typ), refusal: n8nschema.RefusalChecksOf(typ), requires: n8nschema.RequiresParams(typ), fails: failPlan(typ)}
+	f.versions, f.versioned = n8nschema.TypeVersions(typ)
 	if specCached.Load() >= maxCachedSpecs {
 		return f
 	}

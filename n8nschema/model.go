@@ -373,6 +373,20 @@ type Connection struct {
 	// connection made by hand): its path is made when asked (Path).
 	t *tree
 	i uint32
+	// from and to are w.Node(From) and w.Node(To) as the parse found
+	// them (nil for a connection made by hand): see Ends.
+	from, to *Node
+}
+
+// Ends returns the connection's source and target nodes in w, the
+// workflow it belongs to: w.Node(c.From) and w.Node(c.To), as the parse
+// found them when it read the connection (it looks up both names to
+// keep it), else looked up.
+func (c *Connection) Ends(w *Workflow) (from, to *Node) {
+	if c.to != nil {
+		return c.from, c.to
+	}
+	return w.Node(c.From), w.Node(c.To)
 }
 
 // Path is the dotted path of the connection's object ("" for a

@@ -658,11 +658,25 @@ func MissingVersion(n *Node, v Version) ([]float64, bool) {
 	if n.TypeVersion <= 0 || v.Compare(Version{2, 41, 0}) < 0 {
 		return nil, false
 	}
-	vs, ok := versionedTypes[n.Type]
-	if !ok && strings.HasSuffix(n.Type, "Tool") {
-		vs, ok = versionedTypes[strings.TrimSuffix(n.Type, "Tool")] // a tool n8n builds from the node
+	vs, ok := TypeVersions(n.Type)
+	return MissingVersionGiven(vs, ok, n, v)
+}
+
+// TypeVersions returns the versions the VersionedNodeType of typ holds
+// (of its base node's for a <type>Tool n8n builds from it); false when no
+// VersionedNodeType builds typ. MissingVersion reads it.
+func TypeVersions(typ string) ([]float64, bool) {
+	vs, ok := versionedTypes[typ]
+	if !ok && strings.HasSuffix(typ, "Tool") {
+		vs, ok = versionedTypes[strings.TrimSuffix(typ, "Tool")] // a tool n8n builds from the node
 	}
-	if !ok || slices.Contains(vs, n.TypeVersion) {
+	return vs, ok
+}
+
+// MissingVersionGiven is MissingVersion for a caller that has read
+// TypeVersions(n.Type) (vs, versioned) once for the type.
+func MissingVersionGiven(vs []float64, versioned bool, n *Node, v Version) ([]float64, bool) {
+	if !versioned || n.TypeVersion <= 0 || slices.Contains(vs, n.TypeVersion) || v.Compare(Version{2, 41, 0}) < 0 {
 		return nil, false
 	}
 	return vs, true

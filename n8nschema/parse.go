@@ -423,6 +423,7 @@ type wfParser struct {
 	// the workflow anyway (RS010).
 	typeless bool
 	strs     []string // see strings
+	from     *Node    // the node of the connections being read (edge)
 }
 
 // strings returns room for n strings, cut from a block shared by the
@@ -788,7 +789,7 @@ func (wp *wfParser) connections(conns Value) {
 	var byIDEdges []DroppedEdge
 	var odd []oddMain
 	conns.Each(func(from string, byType Value) bool {
-		if w.byName.get(from) == nil {
+		if wp.from = w.byName.get(from); wp.from == nil {
 			if ids == nil {
 				ids = map[string]string{}
 				for _, n := range w.Nodes {
@@ -1209,10 +1210,12 @@ func (wp *wfParser) edge(from, typ string, out int, c Value) {
 		}
 	}
 	var target string
+	var toNode *Node
 	if to != 0 && t.nodes[to].kind() == String {
 		target = strAt(t, to)
+		toNode = wp.w.byName.get(target)
 	}
-	if to == 0 || t.nodes[to].kind() != String || wp.w.byName.get(target) == nil {
+	if toNode == nil {
 		wp.brokenEdge(from, typ, c)
 		return
 	}
@@ -1233,7 +1236,7 @@ func (wp *wfParser) edge(from, typ string, out int, c Value) {
 	}
 	wp.w.Connections = append(wp.w.Connections, Connection{
 		From: from, FromType: typ, Output: out, To: target, ToType: toType, ToIndex: idx,
-		Offset: t.base + int(t.nodes[c.i].off), t: t, i: c.i,
+		Offset: t.base + int(t.nodes[c.i].off), t: t, i: c.i, from: wp.from, to: toNode,
 	})
 }
 
