@@ -77,6 +77,16 @@ func FuzzTree(f *testing.F) {
 	})
 }
 
+// strStop marks the bytes scanString stops at: a quote, a backslash, a
+// control character (invalid in JSON strings).
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 // TestStopMask: scanString jumps to the lowest byte stopMask flags, so
 // that flag must be exactly the first byte strStop marks, and the mask 0
 // exactly when no byte is marked.
