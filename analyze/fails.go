@@ -1039,10 +1039,13 @@ func RunReach(g *Graph, starts ...*n8nschema.Node) Reach {
 		if i, ok := g.index(starts[0]); ok {
 			g.runReachOnce.Do(func() {
 				g.runReachEach = make([]sync.Once, len(g.Nodes))
-				g.runReaches = make([]Reach, len(g.Nodes))
+				g.runReaches = make([]*Reach, len(g.Nodes)) // a pointer: most nodes start none
 			})
-			g.runReachEach[i].Do(func() { g.runReaches[i] = runReach(g, starts) })
-			return g.runReaches[i]
+			g.runReachEach[i].Do(func() {
+				r := runReach(g, starts)
+				g.runReaches[i] = &r
+			})
+			return *g.runReaches[i]
 		}
 	}
 	return runReach(g, starts)

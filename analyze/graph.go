@@ -127,7 +127,7 @@ type Graph struct {
 	// RunReach's memo of one start, by its index in Nodes.
 	runReachOnce sync.Once
 	runReachEach []sync.Once
-	runReaches   []Reach
+	runReaches   []*Reach
 	// senderReplies' whole list by webhook, kept by whichever of
 	// RelaysChat and AnswersStarter reads it first (knownReplies).
 	repliesMu sync.Mutex
