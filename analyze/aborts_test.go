@@ -77,7 +77,7 @@ func TestFailStops(t *testing.T) {
 		reach := RunReach(g, g.Node("Start"))
 		var got [3]bool
 		for i, n := range []string{"Left", "Right", "Low"} {
-			got[i] = reach[g.Node(n)]
+			got[i] = reach.Has(g.Node(n))
 		}
 		if got != c.want {
 			t.Errorf("%s: Left, Right, Low run = %v, want %v", c.name, got, c.want)

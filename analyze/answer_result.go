@@ -24,7 +24,7 @@ import (
 // packages/cli/src/webhooks/webhook-last-node-response-extractor.ts). An
 // item a write returns (a message's id, a charge) is an acknowledgement,
 // and an item the request brought is an echo: neither is a result.
-func AnswersWithResult(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+func AnswersWithResult(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, reach Reach) bool {
 	if t.Type != n8nschema.TypeWebhook {
 		return false
 	}
@@ -33,7 +33,7 @@ func AnswersWithResult(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, reach m
 	switch AnswerMode(t) {
 	case "responseNode":
 		for _, n := range g.Nodes { // in workflow order, so that a loop reads the same each run
-			if !reach[n] || n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
+			if !reach.Has(n) || n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
 				continue
 			}
 			for _, src := range answerSources(g, n) {
@@ -48,7 +48,7 @@ func AnswersWithResult(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, reach m
 		}
 		last := 0
 		for _, n := range g.Nodes {
-			if !reach[n] || n.Disabled || n == t || n8nschema.Lookup(n.Type).Role == n8nschema.RoleSubNode || !mainStep(g, n, reach) {
+			if !reach.Has(n) || n.Disabled || n == t || n8nschema.Lookup(n.Type).Role == n8nschema.RoleSubNode || !mainStep(g, n, reach) {
 				continue
 			}
 			if !endsRun(g, n, reach) {
@@ -66,9 +66,9 @@ func AnswersWithResult(s *Set, w *n8nschema.Workflow, t *n8nschema.Node, reach m
 
 // mainStep reports whether n runs on t's main path: an item reaches it
 // through a main connection from a node the run reaches.
-func mainStep(g *Graph, n *n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+func mainStep(g *Graph, n *n8nschema.Node, reach Reach) bool {
 	for _, e := range g.In(n) {
-		if e.Type == ConnMain && reach[e.From] {
+		if e.Type == ConnMain && reach.Has(e.From) {
 			return true
 		}
 	}
@@ -76,9 +76,9 @@ func mainStep(g *Graph, n *n8nschema.Node, reach map[*n8nschema.Node]bool) bool 
 }
 
 // endsRun reports whether no enabled node follows n on a main connection.
-func endsRun(g *Graph, n *n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+func endsRun(g *Graph, n *n8nschema.Node, reach Reach) bool {
 	for _, e := range g.OutOfType(n, ConnMain) {
-		if reach[e.To] && !e.To.Disabled {
+		if reach.Has(e.To) && !e.To.Disabled {
 			return false
 		}
 	}
@@ -133,7 +133,7 @@ type results struct {
 	s     *Set
 	g     *Graph
 	t     *n8nschema.Node
-	reach map[*n8nschema.Node]bool
+	reach Reach
 	memo  map[*n8nschema.Node]uint8
 }
 
@@ -142,7 +142,7 @@ type results struct {
 // Set or Code node) makes it from such a node's item. A write's item is
 // its acknowledgement; the webhook's own item is the request.
 func (r *results) of(n *n8nschema.Node) bool {
-	if n == nil || !r.reach[n] || n.Disabled || n == r.t {
+	if n == nil || !r.reach.Has(n) || n.Disabled || n == r.t {
 		return false
 	}
 	switch r.memo[n] {

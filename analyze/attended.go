@@ -124,7 +124,7 @@ func ByHandOnly(g *Graph, n *n8nschema.Node) bool {
 			other = append(other, t)
 		}
 	}
-	return len(hand) > 0 && ReachFrom(g, hand...)[n] && !ReachFrom(g, other...)[n]
+	return len(hand) > 0 && ReachFrom(g, hand...).Has(n) && !ReachFrom(g, other...).Has(n)
 }
 
 // ManualOnly returns the workflows of the set that only a person starts:
@@ -540,7 +540,7 @@ type watchTable struct {
 	g                                  *Graph
 	hand, entry, other                 []*n8nschema.Node
 	called                             bool
-	handReach, notHand, unwatched, ran map[*n8nschema.Node]bool
+	handReach, notHand, unwatched, ran Reach
 	// tail is the answer, at depth 0, of a node past the per-node tests
 	// (it depends on w's calls only): 0 not yet known, 1 false, 2 true.
 	tail int8
@@ -563,8 +563,8 @@ func newWatchTable(s *Set, w *n8nschema.Workflow) *watchTable {
 }
 
 // reach is ReachFrom(g, starts...), walked once into *m.
-func (t *watchTable) reach(m *map[*n8nschema.Node]bool, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
-	if *m == nil {
+func (t *watchTable) reach(m *Reach, starts ...*n8nschema.Node) Reach {
+	if m.g == nil {
 		*m = ReachFrom(t.g, starts...)
 	}
 	return *m
@@ -576,14 +576,14 @@ func watchedAt(s *Set, w *n8nschema.Workflow, n *n8nschema.Node, depth int) bool
 
 func (t *watchTable) at(n *n8nschema.Node, depth int) bool {
 	// ByHandOnly, with its walks kept.
-	if !t.called && len(t.hand) > 0 && t.reach(&t.handReach, t.hand...)[n] && !t.reach(&t.notHand, append(slices.Clone(t.entry), t.other...)...)[n] {
+	if !t.called && len(t.hand) > 0 && t.reach(&t.handReach, t.hand...).Has(n) && !t.reach(&t.notHand, append(slices.Clone(t.entry), t.other...)...).Has(n) {
 		return true
 	}
 	unwatched := t.reach(&t.unwatched, t.other...) // one walk, however many triggers
-	if unwatched[n] {
+	if unwatched.Has(n) {
 		return false
 	}
-	if len(t.entry) == 0 || !t.reach(&t.ran, append(slices.Clone(t.hand), t.entry...)...)[n] {
+	if len(t.entry) == 0 || !t.reach(&t.ran, append(slices.Clone(t.hand), t.entry...)...).Has(n) {
 		return false
 	}
 	if depth > 0 {
@@ -626,7 +626,7 @@ func (t *watchTable) callsWatched(depth int) bool {
 	// a schedule also starts calls its tool unwatched.
 	reach := t.reach(&t.handReach, t.hand...)
 	for _, c := range s.CallsFrom(w) {
-		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach[c.Node] && !unwatched[c.Node] {
+		if (c.To == nil && (c.Dynamic || c.Missing != "") || c.To == w) && (c.Kind == CallExecute || c.Kind == CallTool) && c.Node != nil && reach.Has(c.Node) && !unwatched.Has(c.Node) {
 			return true
 		}
 	}

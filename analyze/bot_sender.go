@@ -473,7 +473,7 @@ var lookupOps = []string{"read", "get", "getAll", "lookup", "search", "select", 
 
 // senderGates are the nodes of reach that stop a stranger's run at bot
 // trigger t (senderGate), with the outputs where they stop it.
-func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) map[*n8nschema.Node]gateStops {
+func senderGates(g *Graph, reach Reach, t *n8nschema.Node) map[*n8nschema.Node]gateStops {
 	out := map[*n8nschema.Node]gateStops{}
 	var types map[string]bool
 	written := func() map[string]bool { // one pass over the workflow, however many lookups
@@ -496,8 +496,8 @@ func senderGates(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) ma
 		}
 		return k
 	}
-	for n, in := range reach {
-		if !in || n == t {
+	for _, n := range reach.Nodes() {
+		if n == t {
 			continue
 		}
 		if s, ok := senderGate(n, written); ok {

@@ -39,9 +39,9 @@ func TestSenderGatesLinear(t *testing.T) {
 	gs, ts := botLookups(t, k)
 	gl, tl := botLookups(t, 4*k)
 	run := func(g *Graph, tr *n8nschema.Node) func() {
-		reach := map[*n8nschema.Node]bool{}
+		reach := g.newReach()
 		for _, n := range g.Nodes {
-			reach[n] = true
+			reach.add(n)
 		}
 		return func() {
 			if gates := senderGates(g, reach, tr); len(gates) != len(g.Nodes)-1 {
@@ -90,9 +90,9 @@ func TestSenderGatesFanOutLinear(t *testing.T) {
 	gs, ts := askFanOut(t, k)
 	gl, tl := askFanOut(t, 4*k)
 	run := func(g *Graph, tr *n8nschema.Node) func() {
-		reach := map[*n8nschema.Node]bool{}
+		reach := g.newReach()
 		for _, n := range g.Nodes {
-			reach[n] = true
+			reach.add(n)
 		}
 		return func() {
 			if gates := senderGates(g, reach, tr); len(gates) != len(g.Nodes)-2 {

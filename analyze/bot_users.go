@@ -99,7 +99,7 @@ func (g *Graph) quietReach() []bool {
 		}
 		q, l := g.walk(true, quiet), g.walk(true, loud)
 		for i, nd := range g.Nodes {
-			g.quiet[i] = q[nd] && !l[nd]
+			g.quiet[i] = q.Has(nd) && !l.Has(nd)
 		}
 	})
 	return g.quiet

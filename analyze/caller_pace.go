@@ -52,7 +52,7 @@ func pacesWithCallers(s *Set, w *n8nschema.Workflow, memo map[*n8nschema.Workflo
 		if bits&^(1<<PaceInternal) == 0 {
 			continue
 		}
-		for n := range ReachFrom(g, e) {
+		for _, n := range ReachFrom(g, e).Nodes() {
 			out[n] |= bits
 		}
 	}

@@ -20,10 +20,10 @@ import (
 // branch, and what the success branch does happens once. The claim itself
 // is in the set: its repeat is refused, not duplicated. A node the other
 // branch also reaches is not.
-func BehindClaim(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+func BehindClaim(g *Graph, reach Reach) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{}
 	for _, c := range g.Nodes {
-		if !reach[c] || c.Disabled || !claimRequest(c) {
+		if !reach.Has(c) || c.Disabled || !claimRequest(c) {
 			continue
 		}
 		for _, e := range statusReaders(g, c) {

@@ -68,7 +68,7 @@ func ClockTicksOf(s *Set, w *n8nschema.Workflow) *ClockTicks {
 		}
 		// A loop's run grows with its items, which the export does not
 		// give (a Loop Over Items' pass per item).
-		for n := range grp.Reach {
+		for _, n := range grp.Reach.Nodes() {
 			if g.InCycle(n) {
 				return nil
 			}

@@ -19,3 +19,12 @@ func (g *Graph) NeverDone(n *n8nschema.Node) bool {
 	i, ok := g.index(n)
 	return ok && g.deadDone != nil && g.deadDone[i]
 }
+
+// ReachOf is the Reach of g that holds nodes and nothing else.
+func ReachOf(g *Graph, nodes ...*n8nschema.Node) Reach {
+	r := g.newReach()
+	for _, n := range nodes {
+		r.add(n)
+	}
+	return r
+}

@@ -914,7 +914,7 @@ func (g *Graph) RefusalNames(n *n8nschema.Node) (string, bool) {
 // connections that carry items (not a dead output: the regular outputs of
 // a node that fails on every item, a done output that never fires), the
 // starts included. Sub-nodes are not followed.
-func LiveFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+func LiveFrom(g *Graph, starts ...*n8nschema.Node) Reach {
 	known := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
 		if g.Has(t) {
@@ -956,7 +956,7 @@ func behindFrom(g *Graph, starts []*n8nschema.Node, withNearest bool) (behind, n
 	}
 	var queue []*n8nschema.Node
 	for _, n := range g.Nodes { // file order: deterministic
-		if live[n] {
+		if live.Has(n) {
 			queue = append(queue, n)
 		}
 	}
@@ -972,7 +972,7 @@ func behindFrom(g *Graph, starts []*n8nschema.Node, withNearest bool) (behind, n
 		}
 		for _, e := range g.Out(u) {
 			v := e.To
-			if e.Type != ConnMain || live[v] || behind[v] != nil || g.deadBesidesFailing(e) {
+			if e.Type != ConnMain || live.Has(v) || behind[v] != nil || g.deadBesidesFailing(e) {
 				continue
 			}
 			b, nb := blocker, near
@@ -1034,29 +1034,32 @@ func (g *Graph) FailsBefore(n *n8nschema.Node) (*n8nschema.Node, bool) {
 // The reach of one start is read once per graph (RS306, RS307 and RS402
 // ask it of the same triggers) and the same map is handed to every rule,
 // on both cores: a caller that needs to change it changes a maps.Clone.
-func RunReach(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+func RunReach(g *Graph, starts ...*n8nschema.Node) Reach {
 	if len(starts) == 1 {
 		if i, ok := g.index(starts[0]); ok {
 			g.runReachOnce.Do(func() {
 				g.runReachEach = make([]sync.Once, len(g.Nodes))
-				g.runReaches = make([]map[*n8nschema.Node]bool, len(g.Nodes))
+				g.runReaches = make([]*Reach, len(g.Nodes)) // a pointer: most nodes start none
 			})
-			g.runReachEach[i].Do(func() { g.runReaches[i] = runReach(g, starts) })
-			return g.runReaches[i]
+			g.runReachEach[i].Do(func() {
+				r := runReach(g, starts)
+				g.runReaches[i] = &r
+			})
+			return *g.runReaches[i]
 		}
 	}
 	return runReach(g, starts)
 }
 
 // runReach is RunReach, read afresh.
-func runReach(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+func runReach(g *Graph, starts []*n8nschema.Node) Reach {
 	known := make([]*n8nschema.Node, 0, len(starts))
 	for _, t := range starts {
 		if g.Has(t) {
 			known = append(known, t)
 		}
 	}
-	var reach map[*n8nschema.Node]bool
+	var reach Reach
 	if len(known) > 0 && g.mayBind() {
 		// Less the ways that tests decided by a field a Set node gave a
 		// literal on the way never take (boundWalk).
@@ -1067,11 +1070,15 @@ func runReach(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 	if g.fails == nil {
 		return reach
 	}
-	for n := range reach {
+	kept := reach.nodes[:0]
+	for _, n := range reach.nodes {
 		if i, ok := g.index(n); ok && g.runFails(i) {
-			delete(reach, n)
+			reach.mark[i] = 0
+		} else {
+			kept = append(kept, n)
 		}
 	}
+	reach.nodes = kept
 	return reach
 }
 

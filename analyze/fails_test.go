@@ -239,9 +239,9 @@ func TestFailsWhy(t *testing.T) {
 				t.Errorf("FailsWhy = %q, %v; want %q", why, ok, c.why)
 			}
 			live := LiveFrom(g, g.Node("S"))
-			after := live[g.Node("True")] || live[g.Node("False")]
-			if !live[g.Node("G")] || after == ok {
-				t.Errorf("LiveFrom reaches G %v, an output %v; want true, %v", live[g.Node("G")], after, !ok)
+			after := live.Has(g.Node("True")) || live.Has(g.Node("False"))
+			if !live.Has(g.Node("G")) || after == ok {
+				t.Errorf("LiveFrom reaches G %v, an output %v; want true, %v", live.Has(g.Node("G")), after, !ok)
 			}
 		})
 	}
@@ -283,7 +283,7 @@ func TestModelRefused(t *testing.T) {
 			if ok != c.fails || ok && !strings.HasPrefix(why, `its model "M1" fails: its credential "googleGeminiApi"`) && !strings.HasPrefix(why, "no enabled chat model") {
 				t.Errorf("FailsWhy(A) = %q, %v; want fails %v", why, ok, c.fails)
 			}
-			if got := LiveFrom(g, g.Node("S"))[g.Node("After")]; got == c.fails {
+			if got := LiveFrom(g, g.Node("S")).Has(g.Node("After")); got == c.fails {
 				t.Errorf("After runs: %v; want %v", got, !c.fails)
 			}
 		})

@@ -127,7 +127,7 @@ type Graph struct {
 	// RunReach's memo of one start, by its index in Nodes.
 	runReachOnce sync.Once
 	runReachEach []sync.Once
-	runReaches   []map[*n8nschema.Node]bool
+	runReaches   []*Reach
 	// senderReplies' whole list by webhook, kept by whichever of
 	// RelaysChat and AnswersStarter reads it first (knownReplies).
 	repliesMu sync.Mutex
@@ -1690,35 +1690,81 @@ func (g *Graph) leavesByDone(u int, rcomp []int32) bool {
 	return false
 }
 
+// Reach is a set of a graph's nodes, what runs from some starts reach:
+// node n of the graph is in it when mark[n's place in Nodes] is key. One
+// mark slice serves several disjoint sets (GroupByReach's groups), each
+// with its own key.
+type Reach struct {
+	g     *Graph
+	mark  []int32
+	key   int32
+	nodes []*n8nschema.Node // the members, in the order reached
+	other []*n8nschema.Node // starts not of the graph: they reach only themselves
+}
+
+// Has reports whether n is in r.
+func (r Reach) Has(n *n8nschema.Node) bool {
+	if r.g == nil {
+		return false
+	}
+	if i, ok := r.g.index(n); ok {
+		return r.mark[i] == r.key
+	}
+	return slices.Contains(r.other, n)
+}
+
+// newReach returns an empty Reach of g's nodes.
+func (g *Graph) newReach() Reach {
+	return Reach{g: g, mark: make([]int32, len(g.Nodes)), key: 1}
+}
+
+// add puts n in r; false when it was there.
+func (r *Reach) add(n *n8nschema.Node) bool {
+	if i, ok := r.g.index(n); ok {
+		if r.mark[i] == r.key {
+			return false
+		}
+		r.mark[i] = r.key
+	} else if slices.Contains(r.other, n) {
+		return false
+	} else {
+		r.other = append(r.other, n)
+	}
+	r.nodes = append(r.nodes, n)
+	return true
+}
+
+// Len is the number of nodes in r.
+func (r Reach) Len() int { return len(r.nodes) }
+
+// Nodes returns the nodes in r, in the order reached. The caller must not
+// change it.
+func (r Reach) Nodes() []*n8nschema.Node { return r.nodes }
+
 // ReachFrom returns the nodes runs started at starts reach, the starts
 // included: along main connections, with the sub-nodes of every root
 // reached.
-func ReachFrom(g *Graph, starts ...*n8nschema.Node) map[*n8nschema.Node]bool {
+func ReachFrom(g *Graph, starts ...*n8nschema.Node) Reach {
 	return g.walk(true, starts)
 }
 
 // walk returns the nodes reachable from starts along main connections,
 // the starts included, and with subNodes the sub-nodes of each.
-func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+func (g *Graph) walk(subNodes bool, starts []*n8nschema.Node) Reach {
 	return g.walkFrom(subNodes, false, starts)
 }
 
 // walkFrom is walk; with live it leaves out the edges that never carry an
 // item (dead).
-func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
-	// Marked by index while walking; the map is made once, at its size.
+func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) Reach {
 	// The queue holds each node once, and the starts that are not the
 	// graph's: made once, at most that.
-	seen := make([]bool, len(g.Nodes))
-	queue := make([]*n8nschema.Node, 0, len(g.Nodes)+len(starts))
+	r := g.newReach()
+	r.nodes = make([]*n8nschema.Node, 0, len(g.Nodes)+len(starts))
 	for _, t := range starts {
-		if i, ok := g.index(t); ok && !seen[i] {
-			seen[i] = true
-			queue = append(queue, t)
-		} else if !ok && !slices.Contains(queue, t) {
-			queue = append(queue, t) // not the graph's: it reaches nothing
-		}
+		r.add(t) // one not the graph's reaches nothing
 	}
+	seen, queue := r.mark, r.nodes
 	for head := 0; head < len(queue); head++ {
 		u := queue[head]
 		i, ok := g.index(u)
@@ -1728,8 +1774,8 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 		for _, e := range g.outs(i) {
 			// An agent that finds no session ID for an edge's items calls
 			// nothing for them (noSess), dead or not.
-			if e.Type == ConnMain && !seen[e.to] && !(live && g.dead(e)) && !g.failsOnEdge(e) {
-				seen[e.to] = true
+			if e.Type == ConnMain && seen[e.to] == 0 && !(live && g.dead(e)) && !g.failsOnEdge(e) {
+				seen[e.to] = 1
 				queue = append(queue, e.To)
 			}
 		}
@@ -1737,18 +1783,15 @@ func (g *Graph) walkFrom(subNodes, live bool, starts []*n8nschema.Node) map[*n8n
 			continue // with live, a node that fails before it calls its sub-nodes
 		}
 		for _, e := range g.ins(i) {
-			if e.Type != ConnMain && !seen[e.from] {
-				seen[e.from] = true
+			if e.Type != ConnMain && seen[e.from] == 0 {
+				seen[e.from] = 1
 				queue = append(queue, e.From)
 			}
 		}
 	}
 	g.walked.Add(int64(len(queue)))
-	reached := make(map[*n8nschema.Node]bool, len(queue))
-	for _, n := range queue {
-		reached[n] = true
-	}
-	return reached
+	r.nodes = queue
+	return r
 }
 
 // firstReach maps each node that runs started at starts reach (ReachFrom)
@@ -2216,7 +2259,7 @@ func (g *Graph) deadEdge(e *Edge, byFailing bool) bool {
 // with everything they reach.
 type ReachGroup struct {
 	Triggers []*n8nschema.Node
-	Reach    map[*n8nschema.Node]bool
+	Reach    Reach
 }
 
 // GroupByReach groups triggers whose runs overlap, walking each node once:
@@ -2267,16 +2310,18 @@ func GroupByReach(g *Graph, triggers []*n8nschema.Node) []ReachGroup {
 		if !ok {
 			k = len(out)
 			at[r] = k
-			out = append(out, ReachGroup{Reach: map[*n8nschema.Node]bool{}})
+			out = append(out, ReachGroup{Reach: Reach{g: g, mark: owner, key: int32(k + 1)}})
 		}
 		out[k].Triggers = append(out[k].Triggers, t)
 		if !g.Has(t) {
-			out[k].Reach[t] = true // not the graph's: it reaches only itself
+			out[k].Reach.add(t) // not the graph's: it reaches only itself
 		}
 	}
 	for n, i := range owner {
 		if i > 0 {
-			out[at[groupOf.find(int(i)-1)]].Reach[g.Nodes[n]] = true
+			k := at[groupOf.find(int(i)-1)]
+			owner[n] = int32(k + 1) // now the group's key
+			out[k].Reach.nodes = append(out[k].Reach.nodes, g.Nodes[n])
 		}
 	}
 	return out

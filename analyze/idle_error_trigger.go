@@ -46,7 +46,7 @@ func markIdleErrorTriggers(s *Set) {
 		// Each node is named for the first idle trigger, in file order,
 		// that reaches it; firstReach walks each node once.
 		for n, t := range g.firstReach(k.errs) {
-			if live[n] {
+			if live.Has(n) {
 				continue
 			}
 			if g.idleErr == nil {

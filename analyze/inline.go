@@ -46,12 +46,12 @@ func readInline(s *Set, c *Call, v n8nschema.Value) *Inline {
 	reach := ReachFrom(sub.Graph(w), start...)
 	in := &Inline{}
 	for _, op := range sub.OperationsOf(w) {
-		if op.Live && reach[op.Node] {
+		if op.Live && reach.Has(op.Node) {
 			in.Ops = append(in.Ops, op)
 		}
 	}
 	for _, cc := range sub.CallsFrom(w) {
-		if cc.Node != nil && reach[cc.Node] && cc.Kind != CallN8nAPI && cc.Kind != CallOwnWrite {
+		if cc.Node != nil && reach.Has(cc.Node) && cc.Kind != CallN8nAPI && cc.Kind != CallOwnWrite {
 			in.Calls++
 		}
 	}

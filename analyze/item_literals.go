@@ -393,7 +393,7 @@ func (g *Graph) findBinds() bool {
 // does not), never less: one walk keeps it linear when a rule asks from
 // every node. Asked only once mayBind is true, which read the Set nodes
 // (setReads).
-func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+func (g *Graph) boundWalk(starts []*n8nschema.Node) Reach {
 	envs := make([]fieldEnv, len(g.Nodes))
 	seen := make([]bool, len(g.Nodes))
 	queued := make([]bool, len(g.Nodes))
@@ -446,13 +446,11 @@ func (g *Graph) boundWalk(starts []*n8nschema.Node) map[*n8nschema.Node]bool {
 			}
 		}
 	}
-	reach := make(map[*n8nschema.Node]bool, len(g.Nodes))
-	for _, t := range strays {
-		reach[t] = true
-	}
+	reach := Reach{g: g, mark: make([]int32, len(g.Nodes)), key: 1, other: strays, nodes: strays}
 	for i, s := range seen {
 		if s {
-			reach[g.Nodes[i]] = true
+			reach.mark[i] = 1
+			reach.nodes = append(reach.nodes, g.Nodes[i])
 		}
 	}
 	return reach

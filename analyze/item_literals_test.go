@@ -35,11 +35,11 @@ func TestRunReachBoundLiterals(t *testing.T) {
 			w := f.Workflows[0]
 			g := s.Graph(w)
 			reach := RunReach(g, w.Node(tc.trigger))
-			if reach[w.Node(tc.paid)] != tc.reached {
+			if reach.Has(w.Node(tc.paid)) != tc.reached {
 				t.Errorf("RunReach from %q reaches %q: %v, want %v", tc.trigger, tc.paid, !tc.reached, tc.reached)
 			}
 			// Both triggers together reach what either does.
-			if !RunReach(g, g.Triggers()...)[w.Node(tc.paid)] {
+			if !RunReach(g, g.Triggers()...).Has(w.Node(tc.paid)) {
 				t.Errorf("RunReach from every trigger misses %q", tc.paid)
 			}
 		})

@@ -13,15 +13,15 @@ import (
 
 // LeavesNothing reports whether no node of reach can leave an effect
 // outside the run (HasEffect): a failed run of such nodes loses nothing.
-func LeavesNothing(reach map[*n8nschema.Node]bool) bool {
+func LeavesNothing(reach Reach) bool {
 	// Code nodes last: their test runs a pattern over all the code, and
 	// most runs have a write of another node that settles the answer.
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if !n8nschema.IsCode(n.Type) && HasEffect(n) {
 			return false
 		}
 	}
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n8nschema.IsCode(n.Type) && HasEffect(n) {
 			return false
 		}

@@ -74,14 +74,14 @@ var perMessageHosts = []string{"api.twilio.com", "nexmo.com", "vonage.com", "api
 // report to a fixed or configured address, the team's own people, the
 // bot's answer to the sender, a colleague the owner's record names) is
 // none.
-func OpenRelays(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OpenRelay {
+func OpenRelays(g *Graph, t *n8nschema.Node, reach Reach) []OpenRelay {
 	var out []OpenRelay
 	var w *relayWalk // made on first need
 	// A bot's message to the chat or number that wrote (a Telegram
 	// chat id, a WhatsApp sender) reaches only the stranger themselves.
 	bot := botExposure(t) != ""
 	for _, n := range g.Nodes {
-		if !reach[n] || n == t || n.Disabled {
+		if !reach.Has(n) || n == t || n.Disabled {
 			continue
 		}
 		typ := strings.TrimSuffix(n.Type, "Tool")
@@ -175,7 +175,7 @@ func (w *relayWalk) askingAgent(n *n8nschema.Node) *n8nschema.Node {
 func (w *relayWalk) askingAgentOf(n *n8nschema.Node, where bool) *n8nschema.Node {
 	for _, e := range w.g.OutOfType(n, ConnTool) {
 		a := e.To
-		if !w.stranger[a] || a.Disabled || a.Type != n8nschema.TypeAgent {
+		if !w.stranger.Has(a) || a.Disabled || a.Type != n8nschema.TypeAgent {
 			continue
 		}
 		prompt := "={{ $json.chatInput }}" // promptType auto (shown from Agent 1.3: AgentV1.node.js), and the text's default before
@@ -238,7 +238,7 @@ func (w *relayWalk) setAddress(n *n8nschema.Node, expr string) bool {
 	var srcs []*n8nschema.Node
 	if m[3] != "" {
 		for _, e := range w.g.InOfType(n, ConnMain) {
-			if w.stranger[e.From] {
+			if w.stranger.Has(e.From) {
 				srcs = append(srcs, e.From)
 			}
 		}
@@ -270,7 +270,7 @@ func (w *relayWalk) setAddress(n *n8nschema.Node, expr string) bool {
 type relayWalk struct {
 	g        *Graph
 	t        *n8nschema.Node
-	stranger map[*n8nschema.Node]bool
+	stranger Reach
 	memo     map[fieldKey]bool
 	open     map[fieldKey]int
 	stack    []fieldKey
@@ -327,7 +327,7 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
 	}
 	nodeRefs(x, func(name string, end int) {
 		if !found {
-			if src := w.g.Node(name); src != nil && w.stranger[src] {
+			if src := w.g.Node(name); src != nil && w.stranger.Has(src) {
 				if path, at := sc.jsonPath(end, false); ask(src, at) {
 					found = w.fieldFrom(src, path)
 				}
@@ -352,7 +352,7 @@ func (w *relayWalk) fromRequest(n *n8nschema.Node, x string) bool {
 				continue
 			}
 			for _, e := range w.g.InOfType(n, ConnMain) {
-				if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path) {
+				if !e.Error && w.stranger.Has(e.From) && w.fieldFrom(e.From, path) {
 					found = true
 					break
 				}
@@ -504,7 +504,7 @@ func (w *relayWalk) fieldFromOnce(src *n8nschema.Node, path []string) bool {
 	}
 	inputs := func() bool {
 		for _, e := range w.g.InOfType(src, ConnMain) {
-			if !e.Error && w.stranger[e.From] && w.fieldFrom(e.From, path) {
+			if !e.Error && w.stranger.Has(e.From) && w.fieldFrom(e.From, path) {
 				return true
 			}
 		}
@@ -692,11 +692,11 @@ func ownerAction(n *n8nschema.Node) string {
 // at open trigger t reaches) that act in the owner's account
 // (ownerAction) for an agent whose prompt is the caller's message
 // (askingAgent), in file order.
-func OwnerActions(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OwnerAction {
+func OwnerActions(g *Graph, t *n8nschema.Node, reach Reach) []OwnerAction {
 	var out []OwnerAction
 	var w *relayWalk
-	for n, in := range reach {
-		if !in || n.Disabled {
+	for _, n := range reach.Nodes() {
+		if n.Disabled {
 			continue
 		}
 		what := ownerAction(n)

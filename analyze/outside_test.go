@@ -178,11 +178,11 @@ func TestGroupByReach(t *testing.T) {
 	for _, grp := range groups {
 		got = append(got, names(grp.Triggers))
 		want := ReachFrom(g, grp.Triggers...)
-		if len(want) != len(grp.Reach) {
-			t.Errorf("group %v reaches %d nodes, ReachFrom %d", names(grp.Triggers), len(grp.Reach), len(want))
+		if want.Len() != grp.Reach.Len() {
+			t.Errorf("group %v reaches %d nodes, ReachFrom %d", names(grp.Triggers), grp.Reach.Len(), want.Len())
 		}
-		for n := range want {
-			if !grp.Reach[n] {
+		for _, n := range want.Nodes() {
+			if !grp.Reach.Has(n) {
 				t.Errorf("group %v misses %s", names(grp.Triggers), n.Name)
 			}
 		}

@@ -410,7 +410,7 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends
 		return false, false
 	}
 	reach := g.walk(false, []*n8nschema.Node{t})
-	if len(reach) > maxDigestNodes {
+	if reach.Len() > maxDigestNodes {
 		return true, false // the branch walks below would grow with the square of the run
 	}
 	isMsg := func(n *n8nschema.Node) bool { return ownMessage(g, n) || toolMessagesOwner(g, n) }
@@ -423,7 +423,7 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends
 			calls = append(calls, c)
 		}
 	}
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if isMsg(n) {
 			for _, e := range g.OutOfType(n, ConnMain) {
 				after = append(after, e.To)
@@ -432,11 +432,11 @@ func ReportsItself(g *Graph, t *n8nschema.Node, callers []*n8nschema.Node) (ends
 	}
 	past := g.walk(false, after)
 	for _, c := range calls {
-		if past[c] {
+		if past.Has(c) {
 			return true, false // a call after a message has gone out
 		}
 	}
-	for x := range reach {
+	for _, x := range reach.Nodes() {
 		fan := map[int][]*n8nschema.Node{}
 		for _, e := range g.OutOfType(x, ConnMain) {
 			if !e.Error {
@@ -474,7 +474,7 @@ func ExpectedDigest(t *n8nschema.Node) bool {
 // (more than maxDigestNodes nodes), so a caller says so rather than name a
 // call after a message it never looked for.
 func DigestTooLarge(g *Graph, t *n8nschema.Node) bool {
-	return len(g.walk(false, []*n8nschema.Node{t})) > maxDigestNodes
+	return g.walk(false, []*n8nschema.Node{t}).Len() > maxDigestNodes
 }
 
 // maxDigestNodes bounds the runs ReportsItself reads: it walks each branch
@@ -487,7 +487,7 @@ const maxDigestNodes = 64
 // of calls the first does not. A message both branches lead to (through
 // a Merge, which waits for both) comes after the calls of each.
 func messageBesideCall(g *Graph, to, calls []*n8nschema.Node, isMsg func(*n8nschema.Node) bool) bool {
-	branches := make([]map[*n8nschema.Node]bool, len(to))
+	branches := make([]Reach, len(to))
 	for i, n := range to {
 		branches[i] = g.walk(false, []*n8nschema.Node{n})
 	}
@@ -497,7 +497,7 @@ func messageBesideCall(g *Graph, to, calls []*n8nschema.Node, isMsg func(*n8nsch
 				continue
 			}
 			for _, c := range calls {
-				if o[c] && !b[c] {
+				if o.Has(c) && !b.Has(c) {
 					return true
 				}
 			}
@@ -508,9 +508,9 @@ func messageBesideCall(g *Graph, to, calls []*n8nschema.Node, isMsg func(*n8nsch
 
 // sendsApart reports whether branch b reaches a message that branch o
 // does not.
-func sendsApart(b, o map[*n8nschema.Node]bool, isMsg func(*n8nschema.Node) bool) bool {
-	for n := range b {
-		if !o[n] && isMsg(n) {
+func sendsApart(b, o Reach, isMsg func(*n8nschema.Node) bool) bool {
+	for _, n := range b.Nodes() {
+		if !o.Has(n) && isMsg(n) {
 			return true
 		}
 	}

@@ -130,13 +130,13 @@ func timesOnly(n *n8nschema.Node) bool {
 // open trigger t reaches) that read the owner's private data
 // (privateRead) for an agent whose prompt is the caller's message and
 // whose answer the caller gets (answersCaller), in file order.
-func OwnerReads(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) []OwnerRead {
+func OwnerReads(g *Graph, t *n8nschema.Node, reach Reach) []OwnerRead {
 	var out []OwnerRead
 	var w *relayWalk
 	answers := map[*n8nschema.Node]bool{} // per agent, asked once
 	var ends map[*n8nschema.Node]bool     // shapedEnds, made on the first agent's ask
-	for n, in := range reach {
-		if !in || n.Disabled {
+	for _, n := range reach.Nodes() {
+		if n.Disabled {
 			continue
 		}
 		what := privateRead(n)
@@ -192,7 +192,7 @@ const TypeChatRespond = "@n8n/n8n-nodes-langchain.chat"
 // *ends is shapedEnds' table for t's run, made on the first agent's ask
 // in lastNode mode and kept for the others: each agent's answer is then
 // a look at the nodes after it, not a walk of its whole path again.
-func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8nschema.Node]bool, ends *map[*n8nschema.Node]bool) bool {
+func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach Reach, ends *map[*n8nschema.Node]bool) bool {
 	bot := botExposure(t) != ""
 	mode := ""
 	switch {
@@ -224,7 +224,7 @@ func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8
 			*ends = shapedEnds(g, reach)
 		}
 		for _, e := range g.OutOfType(a, ConnMain) {
-			if !e.Error && reach[e.To] && !e.To.Disabled && e.To != a && (*ends)[e.To] {
+			if !e.Error && reach.Has(e.To) && !e.To.Disabled && e.To != a && (*ends)[e.To] {
 				return true
 			}
 		}
@@ -256,7 +256,7 @@ func answersCaller(g *Graph, t *n8nschema.Node, a *n8nschema.Node, reach map[*n8
 			return false
 		}
 		for _, e := range g.OutOfType(n, ConnMain) {
-			if e.Error || !reach[e.To] || e.To.Disabled || seen[e.To] {
+			if e.Error || !reach.Has(e.To) || e.To.Disabled || seen[e.To] {
 				continue
 			}
 			seen[e.To] = true
@@ -279,11 +279,11 @@ func shapesItem(n *n8nschema.Node) bool {
 // only shape the item (shapesItem), reaches a node that ends the run
 // (endsRun), that node included: answersCaller's lastNode question for
 // every agent at once, one walk back from the nodes that end the run.
-func shapedEnds(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+func shapedEnds(g *Graph, reach Reach) map[*n8nschema.Node]bool {
 	ends := map[*n8nschema.Node]bool{}
 	var queue []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if reach[n] && !n.Disabled && endsRun(g, n, reach) {
+		if reach.Has(n) && !n.Disabled && endsRun(g, n, reach) {
 			ends[n] = true
 			queue = append(queue, n)
 		}
@@ -291,7 +291,7 @@ func shapedEnds(g *Graph, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bo
 	for h := 0; h < len(queue); h++ {
 		for _, e := range g.InOfType(queue[h], ConnMain) {
 			m := e.From
-			if e.Error || ends[m] || !reach[m] || m.Disabled || !shapesItem(m) {
+			if e.Error || ends[m] || !reach.Has(m) || m.Disabled || !shapesItem(m) {
 				continue
 			}
 			ends[m] = true

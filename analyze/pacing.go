@@ -241,12 +241,12 @@ func OnePersonPaces(g *Graph, t *n8nschema.Node) bool {
 // Retell's call (with its call_id) together with args. The person on the
 // call paces these requests; the same platform's end-of-call report reads
 // none of them and stays a machine's event.
-func answersVoiceTool(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func answersVoiceTool(g *Graph, reached Reach, t *n8nschema.Node) bool {
 	if m := t.Params().Get("responseMode").Str(); m != "responseNode" && m != "lastNode" {
 		return false
 	}
 	var vapi, call, args bool
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled {
 			continue
 		}
@@ -301,7 +301,7 @@ func AnswersBrowser(g *Graph, t *n8nschema.Node) bool {
 
 // answersBrowser is AnswersBrowser over the nodes t's runs reach, but for
 // the person's form (read once per webhook by Graph.postsPersonForm).
-func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func answersBrowser(reached Reach, t *n8nschema.Node) bool {
 	opts := t.Params().Get("options")
 	if o := strings.TrimSpace(opts.Get("allowedOrigins").Str()); o != "" && o != "*" {
 		return true
@@ -309,7 +309,7 @@ func answersBrowser(reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 	if browserAnswer(opts.Get("responseContentType").Str(), "", opts.Get("responseHeaders")) {
 		return true
 	}
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled || n.Type != n8nschema.TypeRespondToWebhook {
 			continue
 		}
@@ -376,7 +376,7 @@ func RepliesToSender(g *Graph, t *n8nschema.Node) bool {
 	app := strings.TrimSuffix(t.Type, "Trigger")
 	reach := g.walk(true, []*n8nschema.Node{t})
 	for i, n := range g.Nodes {
-		if n == t || !reach[n] || !g.chatSender(i) {
+		if n == t || !reach.Has(n) || !g.chatSender(i) {
 			continue
 		}
 		if strings.TrimSuffix(n.Type, "Tool") == app {
@@ -407,7 +407,7 @@ func RelaysChat(g *Graph, t *n8nschema.Node) bool {
 }
 
 // relaysChat is RelaysChat over the nodes t's runs reach.
-func relaysChat(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func relaysChat(g *Graph, reach Reach, t *n8nschema.Node) bool {
 	if smsInbound(g, reach, t) {
 		return true
 	}
@@ -450,13 +450,13 @@ func (g *Graph) keepReplies(t *n8nschema.Node, r []*n8nschema.Node) {
 // message or conversation by its id (idReplies), the first only when
 // first is set; whole reports a list read to its end, the one first
 // unset gives. copied is bodyCopies of t.
-func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, copied map[string]string, first bool) (replies []*n8nschema.Node, whole bool) {
+func senderReplies(g *Graph, reach Reach, t *n8nschema.Node, copied map[string]string, first bool) (replies []*n8nschema.Node, whole bool) {
 	var out []*n8nschema.Node
 	var carriers []string
 	var built map[string]map[string]string // codeCopies, read once when needed
 	inbound := -1                          // chatInbound, asked once when needed
 	for i, n := range g.Nodes {
-		if n == t || !reach[n] || !g.chatSender(i) {
+		if n == t || !reach.Has(n) || !g.chatSender(i) {
 			continue
 		}
 		if carriers == nil {
@@ -481,7 +481,7 @@ func senderReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, 
 // answersSender reports whether chat sender n's recipient is the sender
 // of webhook t's request (senderReplies); built and inbound hold
 // codeCopies and chatInbound, read once when first needed.
-func answersSender(g *Graph, reach map[*n8nschema.Node]bool, t, n *n8nschema.Node, carriers []string, copied map[string]string, built *map[string]map[string]string, inbound *int) bool {
+func answersSender(g *Graph, reach Reach, t, n *n8nschema.Node, carriers []string, copied map[string]string, built *map[string]map[string]string, inbound *int) bool {
 	for _, x := range chatRecipients(n) {
 		x = readPaths(x)
 		if readsBodyOf(x, carriers) && senderRE.MatchString(x) {
@@ -621,7 +621,7 @@ func (g *Graph) AnswersStarter(n *n8nschema.Node) bool {
 					mine[m] = true
 				}
 			}
-			for m := range reach {
+			for _, m := range reach.Nodes() {
 				if j, ok := g.index(m); ok {
 					answered[j] = answered[j] || mine[m]
 					other[j] = other[j] || !mine[m]
@@ -704,8 +704,8 @@ var fieldNameRE = lazyregexp.New(`\.\s*(\w+)|\[\s*["'](\w+)["']\s*\]`)
 // messaging event nests the text because a message may be a text, an
 // image or a voice note; a form or a service's event posts its fields
 // flat (body.message, body.phone).
-func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
-	for n := range reach {
+func chatInbound(g *Graph, reach Reach, t *n8nschema.Node) bool {
+	for _, n := range reach.Nodes() {
 		if n.Disabled {
 			continue
 		}
@@ -732,10 +732,10 @@ func chatInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bo
 // From or WaId (capitalised form parameters, Twilio's messaging webhook
 // request; a status callback sends MessageStatus and no Body). Each such
 // request is a person's message, as the Twilio Trigger's "New SMS" event is.
-func smsInbound(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func smsInbound(g *Graph, reach Reach, t *n8nschema.Node) bool {
 	// Most runs name no Body at all: then no read below finds the text,
 	// and the graph's body reads need not be found for it.
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if !n.Disabled && mayNameBody(n.Params().Raw()) {
 			return smsRead(g, reach, t)
 		}
@@ -766,7 +766,7 @@ func mayNameBody(raw string) bool {
 }
 
 // smsRead is smsInbound's reading of the body fields the runs read.
-func smsRead(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func smsRead(g *Graph, reach Reach, t *n8nschema.Node) bool {
 	var text, from bool
 	read := func(x string) {
 		if !strings.Contains(x, "Body") && !strings.Contains(x, "From") && !strings.Contains(x, "WaId") {
@@ -785,7 +785,7 @@ func smsRead(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
 			}
 		}
 	}
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Disabled {
 			continue
 		}
@@ -809,9 +809,9 @@ var firstFieldRE = lazyregexp.New(`^\s*(?:\.\s*(\w+)|\[\s*["'](\w+)["']\s*\])`)
 
 // bodyCopies returns the fields Set nodes among reached fill from t's
 // request body, each with the expression that reads it.
-func bodyCopies(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]string {
+func bodyCopies(g *Graph, reached Reach, t *n8nschema.Node) map[string]string {
 	copied := map[string]string{}
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled || n.Type != n8nschema.TypeSet {
 			continue
 		}
@@ -902,11 +902,11 @@ var senderRE = lazyregexp.New(`(?i)\b(chat|from|sender|author|reply_?token|reply
 // sender (user, from, chat, author). A machine's callback (the resume URL
 // of a waiting workflow, a job's completion hook) carries a result, not a
 // message, and its request names no sender.
-func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.Node]bool, copied map[string]string) bool {
+func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached Reach, copied map[string]string) bool {
 	// The call first: most runs make none to a URL the request brought,
 	// and then its body's fields need not be read.
 	calls := false
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled || !n8nschema.IsHTTPRequest(n.Type) || !n8nschema.IsWriteMethod(n8nschema.HTTPMethod(n)) {
 			continue
 		}
@@ -928,7 +928,7 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 	if !calls {
 		return false
 	}
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled {
 			continue
 		}
@@ -957,7 +957,7 @@ func repliesThroughCallback(g *Graph, t *n8nschema.Node, reached map[*n8nschema.
 // digits + '@c.us' after digits = String(raw), raw = msg.from). A Code
 // node fed the request may walk the body first (for (const m of
 // value.messages)): a field of a local variable (m.from) is read from it.
-func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string, copied map[string]string) map[string]map[string]string {
+func codeCopies(g *Graph, reached Reach, carriers []string, copied map[string]string) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	var senders []string // the fields Set nodes fill with the sender
 	for f := range copied {
@@ -965,7 +965,7 @@ func codeCopies(g *Graph, reached map[*n8nschema.Node]bool, carriers []string, c
 			senders = append(senders, f)
 		}
 	}
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled || n.Type != n8nschema.TypeCode {
 			continue
 		}
@@ -1569,7 +1569,7 @@ func Paces(g *Graph) map[*n8nschema.Node]uint8 {
 				starts = append(starts, t)
 			}
 		}
-		for n := range ReachFrom(g, starts...) {
+		for _, n := range ReachFrom(g, starts...).Nodes() {
 			out[n] |= 1 << p
 		}
 	}
@@ -1593,10 +1593,10 @@ func PersonPaced(paces map[*n8nschema.Node]uint8, n *n8nschema.Node) bool {
 // the run reads it off the request body (body.message_id,
 // body.conversation.id). A private note (private: true) is seen by the
 // team only, and answers no one.
-func idReplies(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node, carriers []string) []*n8nschema.Node {
+func idReplies(g *Graph, reach Reach, t *n8nschema.Node, carriers []string) []*n8nschema.Node {
 	var carried map[string]bool // requestIDs, read once when needed
 	var out []*n8nschema.Node
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Disabled || n == t {
 			continue
 		}
@@ -1687,9 +1687,9 @@ var idReadRE = lazyregexp.New(`(?:^|[.?\s{(])(\w+)|\[\s*["'](\w+)["']\s*\]`)
 // requestIDs are the message and conversation ids (lastID) that the runs
 // of webhook t read off its request body: in an expression that reads the
 // body, or in a Code node whose code reads json.body and names the id.
-func requestIDs(g *Graph, reach map[*n8nschema.Node]bool, t *n8nschema.Node) map[string]bool {
+func requestIDs(g *Graph, reach Reach, t *n8nschema.Node) map[string]bool {
 	out := map[string]bool{}
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Disabled {
 			continue
 		}

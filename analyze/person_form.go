@@ -63,13 +63,13 @@ func (g *Graph) postsPersonForm(t *n8nschema.Node) bool {
 // webhook's name ($json.email: n8n's Webhook item holds the request under
 // body, so the field is undefined there, but the request plainly brings
 // it), and the query of a webhook that takes GET.
-func postsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func postsPersonForm(g *Graph, reached Reach, t *n8nschema.Node) bool {
 	return readsPersonForm(g, reached, t) && noSender(g, t)
 }
 
 // readsPersonForm is postsPersonForm but for the known service's signal
 // (noSender).
-func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.Node) bool {
+func readsPersonForm(g *Graph, reached Reach, t *n8nschema.Node) bool {
 	answers := false
 	switch t.Params().Get("responseMode").Str() {
 	case "lastNode":
@@ -86,7 +86,7 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 	}
 	get := takesGet(t)
 	var name, contact, typed, order, refuses, event bool
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if n.Disabled {
 			continue
 		}
@@ -119,7 +119,7 @@ func readsPersonForm(g *Graph, reached map[*n8nschema.Node]bool, t *n8nschema.No
 	}
 	// A signature header says a service signs its events: asked last, of
 	// the few webhooks whose runs read a form's fields.
-	for n := range reached {
+	for _, n := range reached.Nodes() {
 		if !n.Disabled && slices.ContainsFunc(g.paths(g.at(n)), signatureHeaderRE.MatchString) {
 			return false
 		}

@@ -31,21 +31,19 @@ func pausesForPerson(st SlowStep) bool {
 // node on both sides (a branch that passes no pause leads to it, and
 // one that does) is in both. One walk of at most two visits per node
 // serves BeforePause and ResumedCalls, so that they cannot disagree.
-func pauseSides(g *Graph, starts []*n8nschema.Node) (before, after map[*n8nschema.Node]bool) {
-	before = make(map[*n8nschema.Node]bool, len(starts))
-	after = map[*n8nschema.Node]bool{}
+func pauseSides(g *Graph, starts []*n8nschema.Node) (before, after Reach) {
+	before, after = g.newReach(), g.newReach()
 	type visit struct {
 		n     *n8nschema.Node
 		after bool
 	}
 	queue := make([]visit, 0, len(starts))
 	see := func(n *n8nschema.Node, late bool) {
-		side := before
+		side := &before
 		if late {
-			side = after
+			side = &after
 		}
-		if !side[n] {
-			side[n] = true
+		if side.add(n) {
 			queue = append(queue, visit{n, late})
 		}
 	}
@@ -84,7 +82,7 @@ func ResumedCalls(s *Set, w *n8nschema.Workflow) map[string]bool {
 	}
 	_, after := pauseSides(g, k.clock)
 	var out map[string]bool
-	for n := range after {
+	for _, n := range after.Nodes() {
 		op := s.operationOf(n)
 		if op == nil || !op.Live || n.Disabled || op.Dependency == "" || op.Spec == nil || !NodeRetried(op.Factors) {
 			continue

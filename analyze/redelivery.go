@@ -240,11 +240,11 @@ func (g *Graph) hasSlack() bool {
 // readSenders reads what the nodes of reached read of each sender's
 // signals. It visits those nodes only, in file order: it runs for each
 // webhook, and a pass over the graph for each grew with their square.
-func (g *Graph) readSenders(reached map[*n8nschema.Node]bool, hasSlack bool) *senderReads {
+func (g *Graph) readSenders(reached Reach, hasSlack bool) *senderReads {
 	r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals)), hasSlack: hasSlack}
-	at := make([]int, 0, len(reached))
-	for n, in := range reached {
-		if i, ok := g.index(n); in && ok && !n.Disabled && !n.IsSticky() {
+	at := make([]int, 0, reached.Len())
+	for _, n := range reached.Nodes() {
+		if i, ok := g.index(n); ok && !n.Disabled && !n.IsSticky() {
 			at = append(at, i)
 		}
 	}
@@ -489,12 +489,12 @@ func Duration(ms int) string {
 // everything t reaches when it answers at the end; with a Respond to
 // Webhook node, what t reaches that leads to one (with their sub-nodes),
 // since the answer goes out when the first one runs.
-func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+func beforeAnswer(g *Graph, t *n8nschema.Node, reach Reach) Reach {
 	if AnswerMode(t) != "responseNode" {
 		return reach
 	}
 	var responders []*n8nschema.Node
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Type == n8nschema.TypeRespondToWebhook && !n.Disabled {
 			responders = append(responders, n)
 		}
@@ -504,24 +504,20 @@ func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) m
 	}
 	// Walk back from the responders along main connections, inside what t
 	// reaches.
-	before := map[*n8nschema.Node]bool{}
-	queue := responders
+	before := g.newReach()
 	for _, r := range responders {
-		before[r] = true
+		before.add(r)
 	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, e := range g.In(u) {
-			if e.Type == ConnMain && reach[e.From] && !before[e.From] {
-				before[e.From] = true
-				queue = append(queue, e.From)
+	for h := 0; h < len(before.nodes); h++ {
+		for _, e := range g.In(before.nodes[h]) {
+			if e.Type == ConnMain && reach.Has(e.From) {
+				before.add(e.From)
 			}
 		}
 	}
-	for n := range before {
+	for _, n := range before.nodes {
 		for _, s := range g.SubNodes(n, "") {
-			before[s] = true
+			before.add(s)
 		}
 	}
 	return before
@@ -533,7 +529,7 @@ func beforeAnswer(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) m
 // is not counted: it is normally quick, and only an outage makes it slow.
 // A model call with no client timeout has no bound: its answer may take
 // as long as the provider takes.
-func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+func SlowSteps(s *Set, w *n8nschema.Workflow, in Reach) []SlowStep {
 	return slowSteps(s, w, in, false)
 }
 
@@ -551,17 +547,17 @@ func SlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []Slo
 // assumption). What no outage bounds stays unbounded: a call retried with no bound,
 // a model call repeated with no bound, a Wait for a webhook or a person (a
 // pause for a person, scheduledRuns leaves to pausesForPerson).
-func failingSlowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []SlowStep {
+func failingSlowSteps(s *Set, w *n8nschema.Workflow, in Reach) []SlowStep {
 	return slowSteps(s, w, in, true)
 }
 
-func slowSteps(s *Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool, failing bool) []SlowStep {
+func slowSteps(s *Set, w *n8nschema.Workflow, in Reach, failing bool) []SlowStep {
 	// The nodes of in, in workflow order: read from in rather than from
 	// every node of w, so that each of many webhooks pays for its own.
 	g := s.Graph(w)
-	at := make([]int, 0, len(in))
-	for n, ok := range in {
-		if i, known := g.index(n); ok && known {
+	at := make([]int, 0, in.Len())
+	for _, n := range in.Nodes() {
+		if i, known := g.index(n); known {
 			at = append(at, i)
 		}
 	}
@@ -674,7 +670,7 @@ type Redelivery struct {
 	WorstMS   int
 	Unbounded bool
 	// Reach is what a run started at the trigger reaches.
-	Reach map[*n8nschema.Node]bool
+	Reach Reach
 }
 
 // Late reports whether the answer may come after the sender's timeout

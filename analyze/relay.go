@@ -83,7 +83,7 @@ func RelayOf(g *Graph, t *n8nschema.Node) Relay {
 // relayOf reads the nodes reached (in workflow order, so that the evidence
 // does not depend on map order) for each service's signals and returns the
 // first service of the table that one of them names.
-func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
+func relayOf(g *Graph, reached Reach) Relay {
 	found := make([]string, len(relayServices))
 	// first is the first service of the table found so far: no later one
 	// can win, so none is looked for.
@@ -92,7 +92,7 @@ func relayOf(g *Graph, reached map[*n8nschema.Node]bool) Relay {
 		if first == 0 {
 			break
 		}
-		if !reached[n] || n.Disabled || !mayRelay(n.Params().Raw()) {
+		if !reached.Has(n) || n.Disabled || !mayRelay(n.Params().Raw()) {
 			continue
 		}
 		for _, x := range g.paths(j) {

@@ -101,7 +101,7 @@ func Between(g *Graph, starts []*n8nschema.Node, b *n8nschema.Node) []*n8nschema
 	}
 	var out []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if n != b && from[n] && to[n] {
+		if n != b && from.Has(n) && to[n] {
 			out = append(out, n)
 		}
 	}
@@ -167,14 +167,14 @@ var keyedByAddress = map[string]bool{
 // reach, reach after a node that mark says (that node excluded), with the
 // sub-nodes of the roots among them, in one walk: what comes after a
 // dedupe, a delete, a time-stamped write.
-func Behind(g *Graph, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node, mark func(*n8nschema.Node) bool) map[*n8nschema.Node]bool {
+func Behind(g *Graph, reach Reach, starts []*n8nschema.Node, mark func(*n8nschema.Node) bool) map[*n8nschema.Node]bool {
 	start := make(map[*n8nschema.Node]bool, len(starts))
 	for _, t := range starts {
 		start[t] = true
 	}
 	var queue []*n8nschema.Node
 	for _, n := range g.Nodes {
-		if reach[n] && !n.Disabled && !start[n] && mark(n) {
+		if reach.Has(n) && !n.Disabled && !start[n] && mark(n) {
 			queue = append(queue, n)
 		}
 	}
@@ -251,9 +251,9 @@ func sifts(n *n8nschema.Node) bool {
 // in (an update or delete operation, a free SQL query that does not
 // insert): a read from one of them may be a queue whose rows are marked or
 // taken off.
-func MarkedTypes(g *Graph, reach map[*n8nschema.Node]bool) map[string]bool {
+func MarkedTypes(g *Graph, reach Reach) map[string]bool {
 	out := map[string]bool{}
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Disabled {
 			continue
 		}

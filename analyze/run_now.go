@@ -43,13 +43,13 @@ func (g *Graph) runsNow(t *n8nschema.Node) bool {
 // feedsOnly reports whether the nodes t's main outputs feed (but a
 // Respond to Webhook) are all in reach, at least one, and none reads t's
 // request body.
-func feedsOnly(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+func feedsOnly(g *Graph, t *n8nschema.Node, reach Reach) bool {
 	fed := false
 	for _, e := range g.Out(t) {
 		if e.Type != ConnMain || e.To.Disabled || e.To.Type == n8nschema.TypeRespondToWebhook {
 			continue
 		}
-		if !reach[e.To] || readsRequest(e.To, t) {
+		if !reach.Has(e.To) || readsRequest(e.To, t) {
 			return false
 		}
 		fed = true

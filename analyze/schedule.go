@@ -227,18 +227,18 @@ const maxCronStep = 1000
 // returns the slowest step among reach too, and false when there is none.
 // One walk serves all the starts (GroupByReach's groups), so many chained
 // schedules stay linear.
-func RunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
+func RunWorstMS(s *Set, w *n8nschema.Workflow, reach Reach, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
 	return runWorstMS(s, w, reach, starts, false)
 }
 
 // failingRunWorstMS is RunWorstMS while the calls fail
 // (failingSlowSteps): how long the runs last in the outage of a dependency
 // they call, what RunsAtOnce and ClockTicksOf count the runs in flight by.
-func failingRunWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
+func failingRunWorstMS(s *Set, w *n8nschema.Workflow, reach Reach, starts []*n8nschema.Node) ([]int, SlowStep, bool) {
 	return runWorstMS(s, w, reach, starts, true)
 }
 
-func runWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, starts []*n8nschema.Node, failing bool) ([]int, SlowStep, bool) {
+func runWorstMS(s *Set, w *n8nschema.Workflow, reach Reach, starts []*n8nschema.Node, failing bool) ([]int, SlowStep, bool) {
 	g := s.Graph(w)
 	weight, _, slowest, found := slowWeights(s, w, reach, failing)
 	if !found {
@@ -282,7 +282,7 @@ func runWorstMS(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, s
 // within, mainRoots, as RunAttempts reads it: a tool's model at the agent
 // that calls the tool), the Waits' share apart too,
 // with the slowest step; false when there is none.
-func slowWeights(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool, failing bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
+func slowWeights(s *Set, w *n8nschema.Workflow, reach Reach, failing bool) (weight, waits map[*n8nschema.Node]int, slowest SlowStep, found bool) {
 	g := s.Graph(w)
 	weight, waits = map[*n8nschema.Node]int{}, map[*n8nschema.Node]int{}
 	for _, st := range slowSteps(s, w, reach, failing) {
@@ -326,10 +326,10 @@ type ItemLoop struct {
 // longest at worst, when a pass holds a bounded slow step (SlowSteps); one
 // with options.reset (a loop that starts over on new input, as a pager
 // does) is left out. False when there is none.
-func PerItemLoop(s *Set, w *n8nschema.Workflow, reach map[*n8nschema.Node]bool) (ItemLoop, bool) {
+func PerItemLoop(s *Set, w *n8nschema.Workflow, reach Reach) (ItemLoop, bool) {
 	g := s.Graph(w)
 	var sibs []*n8nschema.Node
-	for n := range reach {
+	for _, n := range reach.Nodes() {
 		if n.Type == n8nschema.TypeSplitInBatches && !n.Disabled && g.InCycle(n) {
 			if r := n.Params().Get("options.reset"); r.Kind() == n8nschema.Missing || r.Kind() == n8nschema.Bool && !r.True() {
 				sibs = append(sibs, n)
@@ -445,7 +445,7 @@ func OneItemPerRun(g *Graph, n *n8nschema.Node) bool {
 // $getWorkflowStaticData, a run that starts later finds; what comes
 // after resumes at the person's pace, not the clock's (ResumedCalls: both
 // read one walk, pauseSides, which follows no dead edge).
-func BeforePause(g *Graph, starts []*n8nschema.Node) map[*n8nschema.Node]bool {
+func BeforePause(g *Graph, starts []*n8nschema.Node) Reach {
 	before, _ := pauseSides(g, starts)
 	return before
 }
@@ -509,9 +509,9 @@ func afterSep(s, w string) bool {
 // Locked reports whether a node the run reaches looks like a lock: its
 // name or parameters speak of a lock, a mutex, a run in progress, or list
 // the running executions.
-func Locked(g *Graph, reach map[*n8nschema.Node]bool) bool {
+func Locked(g *Graph, reach Reach) bool {
 	for i, n := range g.Nodes {
-		if reach[n] && g.lock(i) {
+		if reach.Has(n) && g.lock(i) {
 			return true
 		}
 	}

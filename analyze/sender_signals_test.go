@@ -95,11 +95,11 @@ func TestReadSendersAsContains(t *testing.T) {
 
 // readSendersByContains is readSenders as it was: the values lowered and
 // joined with NULs, searched once per word.
-func readSendersByContains(g *Graph, reached map[*n8nschema.Node]bool) *senderReads {
+func readSendersByContains(g *Graph, reached Reach) *senderReads {
 	r := &senderReads{signals: make([]struct{ strong, event, payload string }, len(senderSignals))}
 	b := []byte{0}
 	for i, n := range g.Nodes {
-		if reached[n] && !n.Disabled && !n.IsSticky() {
+		if reached.Has(n) && !n.Disabled && !n.IsSticky() {
 			for _, x := range g.paths(i) {
 				b = append(appendLower(b, x), 0)
 			}

@@ -547,7 +547,7 @@ func (g *Graph) staticGates(mark func(*[]bool, int)) {
 				continue
 			}
 			for _, w := range writers {
-				if w == c.i || !live[g.Nodes[w]] || g.runFails(w) {
+				if w == c.i || !live.Has(g.Nodes[w]) || g.runFails(w) {
 					continue
 				}
 				for _, x := range writes[w] {

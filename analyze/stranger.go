@@ -181,7 +181,7 @@ func readsItems(v string) bool {
 // (senderGate): a comparison of the sender's id with the owner's, a lookup
 // of the sender in the owner's table that finds no one, a branch on what
 // the owner's own service answers about the sender (answerBranch).
-func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
+func StrangerReach(g *Graph, t *n8nschema.Node, reach Reach) (Reach, []*n8nschema.Node) {
 	var gates []*n8nschema.Node
 	gated := map[*n8nschema.Node]gateStops{}
 	if botExposure(t) != "" {
@@ -197,8 +197,8 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 	var carriers map[string]bool // a set: each fetch asks it of every node that feeds it
 	// The nodes of reach, not of the graph: RS306 asks for each open
 	// webhook, and many webhooks that each reach a node or two stay linear.
-	for n, in := range reach {
-		if !in || n == t {
+	for _, n := range reach.Nodes() {
+		if n == t {
 			continue
 		}
 		body, ident := len(g.bodyReads(n)) > 0, identityEndpoint(n)
@@ -223,7 +223,7 @@ func StrangerReach(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) 
 // ends at the gates: at every output of a fetch, a Code node's test or a
 // lookup, at the owner's outputs of a branch that tests the sender
 // (gateStops).
-func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, gates []*n8nschema.Node, gated map[*n8nschema.Node]gateStops) (map[*n8nschema.Node]bool, []*n8nschema.Node) {
+func strangerWalk(g *Graph, t *n8nschema.Node, reach Reach, gates []*n8nschema.Node, gated map[*n8nschema.Node]gateStops) (Reach, []*n8nschema.Node) {
 	if len(gates) == 0 {
 		return reach, nil
 	}
@@ -232,25 +232,22 @@ func strangerWalk(g *Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool, g
 		j, _ := g.index(b)
 		return cmp.Compare(i, j)
 	})
-	seen := map[*n8nschema.Node]bool{t: true}
-	queue := []*n8nschema.Node{t}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	seen := g.newReach()
+	seen.add(t)
+	for h := 0; h < len(seen.nodes); h++ {
+		u := seen.nodes[h]
 		stop, gate := gated[u]
 		if gate && stop.all {
 			continue // the stranger's run ends here
 		}
 		for _, e := range g.Out(u) {
-			if e.Type == ConnMain && reach[e.To] && !seen[e.To] && !(gate && stop.stops(e)) {
-				seen[e.To] = true
-				queue = append(queue, e.To)
+			if e.Type == ConnMain && reach.Has(e.To) && !(gate && stop.stops(e)) {
+				seen.add(e.To)
 			}
 		}
 		for _, s := range g.SubNodes(u, "") {
-			if reach[s] && !seen[s] {
-				seen[s] = true
-				queue = append(queue, s)
+			if reach.Has(s) {
+				seen.add(s)
 			}
 		}
 	}

@@ -45,7 +45,7 @@ func TestStrangerReach(t *testing.T) {
 			g := s.Graph(w)
 			trig, paid := w.Node(tc.trigger), w.Node(tc.paid)
 			reach := RunReach(g, trig)
-			if !reach[paid] {
+			if !reach.Has(paid) {
 				t.Fatalf("%q not reached from %q at all", tc.paid, tc.trigger)
 			}
 			stranger, gates := StrangerReach(g, trig, reach)
@@ -57,11 +57,11 @@ func TestStrangerReach(t *testing.T) {
 				t.Errorf("gates = %q, want %q", names, tc.gates)
 			}
 			wantPaid := len(tc.gates) == 0 || tc.file == "webhook_airtable_model_before_the_payload_fetch.json"
-			if stranger[paid] != wantPaid {
-				t.Errorf("stranger reaches %q: %v, want %v", tc.paid, stranger[paid], wantPaid)
+			if stranger.Has(paid) != wantPaid {
+				t.Errorf("stranger reaches %q: %v, want %v", tc.paid, stranger.Has(paid), wantPaid)
 			}
-			if len(tc.gates) == 0 && len(stranger) != len(reach) {
-				t.Errorf("no gate, yet the stranger's reach (%d) is not the run's (%d)", len(stranger), len(reach))
+			if len(tc.gates) == 0 && stranger.Len() != reach.Len() {
+				t.Errorf("no gate, yet the stranger's reach (%d) is not the run's (%d)", stranger.Len(), reach.Len())
 			}
 		})
 	}
@@ -112,8 +112,8 @@ func TestFetchGateCases(t *testing.T) {
 			if got := len(gates) == 1; got != tc.gate {
 				t.Fatalf("gate = %v, want %v", got, tc.gate)
 			}
-			if stranger[w.Node("Model")] == tc.gate {
-				t.Errorf("stranger reaches the model: %v", stranger[w.Node("Model")])
+			if stranger.Has(w.Node("Model")) == tc.gate {
+				t.Errorf("stranger reaches the model: %v", stranger.Has(w.Node("Model")))
 			}
 		})
 	}

@@ -402,10 +402,10 @@ func splitStarts(set *Set, w *n8nschema.Workflow, ops []*Operation, sums []Opera
 	}
 	byErr, byOther := ReachFrom(g, k.errs...), ReachFrom(g, others...)
 	for j, op := range ops {
-		if byOther[op.Node] {
+		if byOther.Has(op.Node) {
 			sums[j].Starts |= StartsOther
 		}
-		if byErr[op.Node] {
+		if byErr.Has(op.Node) {
 			sums[j].Starts |= StartsError
 		}
 	}

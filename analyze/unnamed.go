@@ -92,7 +92,7 @@ func (s *Set) SubworkflowOps(w *n8nschema.Workflow) []*Operation {
 	reach := ReachFrom(s.Graph(w), start...)
 	var out []*Operation
 	for _, op := range s.OperationsOf(w) {
-		if op.Live && reach[op.Node] {
+		if op.Live && reach.Has(op.Node) {
 			out = append(out, op)
 		}
 	}

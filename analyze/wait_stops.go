@@ -61,12 +61,12 @@ func (g *Graph) waitStops() {
 	behind := BehindFrom(g, starts...)
 	stops := func(f *n8nschema.Node) bool {
 		i, ok := g.index(f)
-		return ok && live[f] && g.runFails(i) && !f.ContinuesOnFail() && !f.ContinueOnFail
+		return ok && live.Has(f) && g.runFails(i) && !f.ContinuesOnFail() && !f.ContinueOnFail
 	}
 	checks := map[waitCut]bool{}
 	cuts := map[int]*n8nschema.Node{}
 	for _, m := range waiting { // file order: deterministic
-		if !live[g.Nodes[m]] {
+		if !live.Has(g.Nodes[m]) {
 			continue
 		}
 		ins := g.ins(m)
@@ -78,7 +78,7 @@ func (g *Graph) waitStops() {
 					continue
 				}
 				any = true
-				if !g.dead(e) && live[e.From] {
+				if !g.dead(e) && live.Has(e.From) {
 					fed = true
 					break
 				}
@@ -87,7 +87,7 @@ func (g *Graph) waitStops() {
 					if b = g.failCut[e]; b == nil {
 						b = e.From
 					}
-				} else if !live[e.From] {
+				} else if !live.Has(e.From) {
 					b = behind[e.From]
 				}
 				if first == nil && b != nil && stops(b) {

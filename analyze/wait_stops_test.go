@@ -57,7 +57,7 @@ func TestWaitStops(t *testing.T) {
 					t.Errorf("FailsBefore(%q) = %v, %v; want behind %v the model", n, first, behind, tc.behind)
 				}
 			}
-			if run := RunReach(g, g.Triggers()...)[merge]; g.Reachable(merge) == tc.behind || run == tc.behind {
+			if run := RunReach(g, g.Triggers()...).Has(merge); g.Reachable(merge) == tc.behind || run == tc.behind {
 				t.Errorf("Merge reached %v, in RunReach %v; want %v", g.Reachable(merge), run, !tc.behind)
 			}
 		})

@@ -18,13 +18,13 @@ func TestByHandStartsAsPerTrigger(t *testing.T) {
 		nodes, hand := 0, 0
 		for _, w := range set.Workflows {
 			g := set.Graph(w)
-			reach := map[*n8nschema.Node]map[*n8nschema.Node]bool{}
+			reach := map[*n8nschema.Node]analyze.Reach{}
 			for _, tr := range g.Triggers() {
 				reach[tr] = analyze.ReachFrom(g, tr)
 			}
 			first := func(n *n8nschema.Node, ok func(*n8nschema.Node) bool) *n8nschema.Node {
 				for _, tr := range g.Triggers() {
-					if !tr.Disabled && ok(tr) && reach[tr][n] {
+					if !tr.Disabled && ok(tr) && reach[tr].Has(n) {
 						return tr
 					}
 				}
@@ -63,18 +63,18 @@ func TestByHandStartsAsPerTrigger(t *testing.T) {
 
 // slowStepsAsBefore is SlowSteps' order as it was: every operation of w,
 // then every node, each kept when in holds it.
-func slowStepsAsBefore(s *analyze.Set, w *n8nschema.Workflow, in map[*n8nschema.Node]bool) []analyze.SlowStep {
+func slowStepsAsBefore(s *analyze.Set, w *n8nschema.Workflow, in analyze.Reach) []analyze.SlowStep {
 	var out []analyze.SlowStep
 	one := func(n *n8nschema.Node) {
-		out = append(out, analyze.SlowSteps(s, w, map[*n8nschema.Node]bool{n: true})...)
+		out = append(out, analyze.SlowSteps(s, w, analyze.ReachOf(s.Graph(w), n))...)
 	}
 	for _, op := range s.OperationsOf(w) {
-		if in[op.Node] && op.Node.Type != n8nschema.TypeWait {
+		if in.Has(op.Node) && op.Node.Type != n8nschema.TypeWait {
 			one(op.Node)
 		}
 	}
 	for _, n := range w.Nodes {
-		if in[n] && n.Type == n8nschema.TypeWait {
+		if in.Has(n) && n.Type == n8nschema.TypeWait {
 			one(n)
 		}
 	}

@@ -37,10 +37,10 @@ func (x opsByNode) has(n *n8nschema.Node) bool {
 // reach, in the order of ops. It reads the nodes of reach, not every
 // operation: the rules ask it for each trigger, and many triggers that
 // each reach a call or two stay linear.
-func opsIn(ops []*analyze.Operation, x opsByNode, reach map[*n8nschema.Node]bool) []*analyze.Operation {
+func opsIn(ops []*analyze.Operation, x opsByNode, reach analyze.Reach) []*analyze.Operation {
 	var at []int
-	for n, in := range reach {
-		if i, ok := x[n]; in && ok {
+	for _, n := range reach.Nodes() {
+		if i, ok := x[n]; ok {
 			at = append(at, i)
 		}
 	}

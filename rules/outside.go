@@ -25,28 +25,29 @@ type repeated struct {
 // in reach: writes whose duplicate is a second effect (ConsequenceIn),
 // without an idempotency key, and not behind a Remove Duplicates that
 // drops what earlier executions saw; and paid calls the runs get to.
-func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
+func repeatedFrom(pass *analyze.Pass, t *n8nschema.Node, reach analyze.Reach) repeated {
 	return repeatedFromAll(pass, []*n8nschema.Node{t}, reach)
 }
 
 // repeatedFromAll is repeatedFrom for runs started at any of starts.
-func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach map[*n8nschema.Node]bool) repeated {
+func repeatedFromAll(pass *analyze.Pass, starts []*n8nschema.Node, reach analyze.Reach) repeated {
 	var r repeated
 	g := pass.Set.Graph(pass.Workflow)
 	deduped := analyze.Behind(g, reach, starts, analyze.DedupesAcrossExecutions)
 	claimed := analyze.BehindClaim(g, reach) // a repeat takes the refused branch
-	var billed map[*n8nschema.Node]bool      // found on first need
+	var billed analyze.Reach                 // found on first need
+	billedMade := false
 	for op := range eachLiveOp(pass) {
-		if !reach[op.Node] || deduped[op.Node] || claimed[op.Node] {
+		if !reach.Has(op.Node) || deduped[op.Node] || claimed[op.Node] {
 			continue
 		}
 		if op.Paid {
 			// A paid call bills only where the runs get before they must
 			// fail (RunReach): not a tool of an agent that fails first.
-			if billed == nil {
-				billed = analyze.RunReach(g, starts...)
+			if !billedMade {
+				billed, billedMade = analyze.RunReach(g, starts...), true
 			}
-			if billed[op.Node] {
+			if billed.Has(op.Node) {
 				r.paid = append(r.paid, op)
 			}
 			continue
@@ -85,9 +86,9 @@ func counted(n int, one, many string) string {
 }
 
 // anyIn reports whether one of nodes is in reach.
-func anyIn(nodes []*n8nschema.Node, reach map[*n8nschema.Node]bool) bool {
+func anyIn(nodes []*n8nschema.Node, reach analyze.Reach) bool {
 	for _, n := range nodes {
-		if reach[n] {
+		if reach.Has(n) {
 			return true
 		}
 	}

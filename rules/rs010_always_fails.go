@@ -568,7 +568,8 @@ so an active export beside it stays a note.`,
 		// others: the triggers neither a person's nor a caller's, whose
 		// runs nobody watches (analyze.Watched); viaOthers what they reach.
 		var others []*n8nschema.Node
-		var viaOthers map[*n8nschema.Node]bool
+		var viaOthers analyze.Reach
+		othersWalked := false
 		for _, t := range g.Triggers() {
 			if t.Disabled {
 				continue
@@ -588,7 +589,8 @@ so an active export beside it stays a note.`,
 		}
 		reportToolBlanks(pass, g)
 		reportBlockedByDefault(pass, g, all)
-		var live, byMachine map[*n8nschema.Node]bool
+		var live, byMachine analyze.Reach
+		walked := false // live and byMachine made
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine, nearest map[*n8nschema.Node]*n8nschema.Node
 		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
@@ -617,11 +619,11 @@ so an active export beside it stays a note.`,
 			}
 			why, given, loopVia := f.why, f.given, f.loopVia
 			if w, bare := g.DoesNoWork(n); !ok && bare {
-				if live == nil {
-					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+				if !walked {
+					live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 				}
-				if live[n] {
-					reportNoWork(pass, g, n, w, nil, nil, byMachine[n], idle)
+				if live.Has(n) {
+					reportNoWork(pass, g, n, w, nil, nil, byMachine.Has(n), idle)
 					continue
 				}
 				if behind == nil {
@@ -635,16 +637,16 @@ so an active export beside it stays a note.`,
 			}
 			if !ok {
 				if jr, found := g.LaterSiblingRead(n); found && !jr.Sure {
-					if live == nil {
-						live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+					if !walked {
+						live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 					}
-					if live[n] {
-						reportJoinRead(pass, g, n, jr, byMachine[n])
+					if live.Has(n) {
+						reportJoinRead(pass, g, n, jr, byMachine.Has(n))
 					}
 				}
 				if trigs, why, code, every, found := g.TriggerFieldThrow(n); found && !every {
-					if live == nil {
-						live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+					if !walked {
+						live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 					}
 					reportFieldThrow(pass, n, trigs, why, code, live, byMachine)
 				}
@@ -654,17 +656,17 @@ so an active export beside it stays a note.`,
 				if len(from) == 0 {
 					continue
 				}
-				if live == nil {
-					live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+				if !walked {
+					live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 				}
 				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
-			if live == nil {
-				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+			if !walked {
+				live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 			}
 			var first *n8nschema.Node // fails before n on every path to it
-			if !live[n] {
+			if !live.Has(n) {
 				// A defect of its own, unseen while an earlier node fails:
 				// once that one is fixed, this one fails every run.
 				if behind == nil {
@@ -902,10 +904,10 @@ so an active export beside it stays a note.`,
 			// refused start says what n8n does first (below). Only a node
 			// no other trigger reaches can be: asked of those alone, since
 			// each answer walks the workflow.
-			if viaOthers == nil {
-				viaOthers = analyze.ReachFrom(g, others...)
+			if !othersWalked {
+				viaOthers, othersWalked = analyze.ReachFrom(g, others...), true
 			}
-			if !byMachine[n] && (first == nil || behindMachine[n] == nil) || !refused && !viaOthers[n] && watched(pass, n) {
+			if !byMachine.Has(n) && (first == nil || behindMachine[n] == nil) || !refused && !viaOthers.Has(n) && watched(pass, n) {
 				d.Severity = analyze.Note
 				if idle != nil {
 					d.Message += fmt.Sprintf(" (only a manual run reaches it: %q registers no schedule)", idle.Name)
@@ -976,11 +978,11 @@ so an active export beside it stays a note.`,
 			if !ok || len(gd.Never) == 0 {
 				continue
 			}
-			if live == nil {
-				live, byMachine = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...)
+			if !walked {
+				live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
 			}
-			if live[n] {
-				reportDecidedGate(pass, g, n, gd, byMachine[n], live, &budget)
+			if live.Has(n) {
+				reportDecidedGate(pass, g, n, gd, byMachine.Has(n), live, &budget)
 			}
 		}
 	},
@@ -1095,10 +1097,10 @@ func lossNote(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, loss anal
 
 // saidCauses maps the reason of each live failing node of g (quoted names
 // and values blanked) to the first such node in file order.
-func saidCauses(g *analyze.Graph, live map[*n8nschema.Node]bool) map[string]*n8nschema.Node {
+func saidCauses(g *analyze.Graph, live analyze.Reach) map[string]*n8nschema.Node {
 	said := map[string]*n8nschema.Node{}
 	for _, n := range g.Nodes {
-		if !live[n] || n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
+		if !live.Has(n) || n.Disabled || n.ContinuesOnFail() || g.IsSubNode(n) {
 			continue
 		}
 		if why, ok := g.FailsWhy(n); ok {
@@ -1160,7 +1162,7 @@ func reportNoWork(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, why s
 // output, and what only the other reaches never runs, with no failed
 // execution to show it. A note when only a manual trigger reaches the
 // gate.
-func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, gd analyze.GateDecision, machine bool, live map[*n8nschema.Node]bool, budget *int) {
+func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, gd analyze.GateDecision, machine bool, live analyze.Reach, budget *int) {
 	taken, test, never := gd.Taken, gd.Test, gd.Never
 	// What lies behind the dead output, each node once (one seen for
 	// every walk from it), nearest first.
@@ -1168,7 +1170,7 @@ func reportDecidedGate(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 	seen := map[*n8nschema.Node]bool{n: true}
 	cut := false
 	for _, e := range never {
-		if seen[e.To] || live[e.To] {
+		if seen[e.To] || live.Has(e.To) {
 			continue
 		}
 		seen[e.To] = true
@@ -1569,7 +1571,7 @@ func typelessNode(n *n8nschema.Node) string {
 // nothing on any run, an input it needs being fed by no run
 // (analyze.Graph.StarvedInput) where the walk comes in: what only it
 // leads to never runs either, and starved names it, with that input.
-func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node]bool, budget *int) (names []string, starved *analyze.Edge, cut bool) {
+func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live analyze.Reach, budget *int) (names []string, starved *analyze.Edge, cut bool) {
 	var merges []*analyze.Edge
 	after, cut := appendNeverRunVia(nil, g, n, live, map[*n8nschema.Node]bool{n: true}, budget, &merges)
 	for _, v := range after {
@@ -1586,14 +1588,14 @@ func neverRunAfter(g *analyze.Graph, n *n8nschema.Node, live map[*n8nschema.Node
 // are not in seen, marking each it passes in seen (so that walks that
 // share seen read each node once); cut when the budget of edges to read
 // ran out first.
-func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live, seen map[*n8nschema.Node]bool, budget *int) ([]*n8nschema.Node, bool) {
+func appendNeverRun(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live analyze.Reach, seen map[*n8nschema.Node]bool, budget *int) ([]*n8nschema.Node, bool) {
 	return appendNeverRunVia(nodes, g, n, live, seen, budget, nil)
 }
 
 // appendNeverRunVia is appendNeverRun that, given merges, also walks
 // through each Merge it meets by an input no run feeds and that the Merge
 // needs (analyze.Graph.StarvedInput), appending the connection to merges.
-func appendNeverRunVia(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live, seen map[*n8nschema.Node]bool, budget *int, merges *[]*analyze.Edge) ([]*n8nschema.Node, bool) {
+func appendNeverRunVia(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.Node, live analyze.Reach, seen map[*n8nschema.Node]bool, budget *int, merges *[]*analyze.Edge) ([]*n8nschema.Node, bool) {
 	queue := []*n8nschema.Node{n}
 	for len(queue) > 0 {
 		u := queue[0]
@@ -1606,7 +1608,7 @@ func appendNeverRunVia(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.N
 			if e.Type != analyze.ConnMain || seen[v] {
 				continue
 			}
-			if live[v] {
+			if live.Has(v) {
 				if merges != nil && g.StarvedInput(v, e.Input) {
 					seen[v] = true
 					queue = append(queue, v)
@@ -1628,7 +1630,7 @@ func appendNeverRunVia(nodes []*n8nschema.Node, g *analyze.Graph, n *n8nschema.N
 // its inputs bring (analyze.Graph.SessionlessFrom): its memory finds no
 // session ID in them. It is a note when only a manual trigger reaches
 // those inputs.
-func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine map[*n8nschema.Node]bool) {
+func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, from []*n8nschema.Node, why string, live, byMachine analyze.Reach) {
 	names, machine := liveNames(from, live, byMachine)
 	if len(names) == 0 {
 		return
@@ -1650,11 +1652,11 @@ func reportSessionless(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node, 
 
 // liveNames quotes the names of the nodes of from that a run reaches
 // (live), and says whether a machine starts one of them (byMachine).
-func liveNames(from []*n8nschema.Node, live, byMachine map[*n8nschema.Node]bool) (names []string, machine bool) {
+func liveNames(from []*n8nschema.Node, live, byMachine analyze.Reach) (names []string, machine bool) {
 	for _, f := range from {
-		if live[f] {
+		if live.Has(f) {
 			names = append(names, strconv.Quote(f.Name))
-			machine = machine || byMachine[f]
+			machine = machine || byMachine.Has(f)
 		}
 	}
 	return names, machine
@@ -1664,7 +1666,7 @@ func liveNames(from []*n8nschema.Node, live, byMachine map[*n8nschema.Node]bool)
 // the items of some of the triggers that feed it straight, not on its
 // other inputs' (analyze.Graph.TriggerFieldThrow): the runs those
 // triggers start stop there. At the line of its code.
-func reportFieldThrow(pass *analyze.Pass, n *n8nschema.Node, trigs []*n8nschema.Node, why string, code n8nschema.Value, live, byMachine map[*n8nschema.Node]bool) {
+func reportFieldThrow(pass *analyze.Pass, n *n8nschema.Node, trigs []*n8nschema.Node, why string, code n8nschema.Value, live, byMachine analyze.Reach) {
 	names, machine := liveNames(trigs, live, byMachine)
 	if len(names) == 0 {
 		return
@@ -1752,18 +1754,17 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 // of the workflow is judged as if the read succeeded: the owner may have
 // set the variable.
 func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8nschema.Node) {
-	var reached map[*n8nschema.Node]bool
+	var reached analyze.Reach
+	var behind map[*n8nschema.Node]*n8nschema.Node
 	runs := func(n *n8nschema.Node) bool {
 		if n.Disabled || n.ContinuesOnFail() {
 			return false
 		}
-		if reached == nil {
-			reached = analyze.LiveFrom(g, starts...)
-			for b := range analyze.BehindFrom(g, starts...) {
-				reached[b] = true
-			}
+		if behind == nil {
+			reached, behind = analyze.LiveFrom(g, starts...), analyze.BehindFrom(g, starts...)
 		}
-		return reached[n]
+		_, later := behind[n]
+		return reached.Has(n) || later
 	}
 	var reqAt *n8nschema.Node
 	var reqModule string

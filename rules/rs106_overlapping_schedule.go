@@ -65,8 +65,8 @@ short, and RS504 would say so).`,
 		type group struct {
 			analyze.ReachGroup
 			slowest analyze.SlowStep
-			before  map[*n8nschema.Node]bool // what runs before a pause for a person
-			guarded *bool                    // a lock or a mark before the slowest step; read once
+			before  analyze.Reach // what runs before a pause for a person
+			guarded *bool         // a lock or a mark before the slowest step; read once
 		}
 		type run struct {
 			*group

@@ -74,7 +74,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 			t, reach := grp.Triggers[0], grp.Reach
 			var reads []*n8nschema.Node
 			for _, n := range stores {
-				if reach[n] {
+				if reach.Has(n) {
 					reads = append(reads, n)
 				}
 			}
@@ -132,7 +132,7 @@ follows what a duplicate costs: an error for an order, invoice, deal or ticket; 
 			t, reach := grp.Triggers[0], grp.Reach
 			after := analyze.Behind(g, reach, grp.Triggers, createdOnce)
 			for _, n := range g.Nodes {
-				if done[n] || !reach[n] || !analyze.VectorInsert(n) || after[n] {
+				if done[n] || !reach.Has(n) || !analyze.VectorInsert(n) || after[n] {
 					continue
 				}
 				done[n] = true

@@ -76,18 +76,19 @@ it); without the setting there is no repair, since the right cap depends on the 
 	Confidence: analyze.High,
 	Tags:       []string{"spend"},
 	Run: func(pass *analyze.Pass) {
-		var reach, scale map[*n8nschema.Node]bool
+		var reach, scale analyze.Reach
+		reachMade, scaleMade := false, false
 		var listed map[*n8nschema.Node]*n8nschema.Node // ItemsMultiplied, on first need (often nil)
 		listedDone := false
-		unpaced := func() map[*n8nschema.Node]bool { // read once, on first need
-			if reach == nil {
-				reach = unpacedReach(pass, false)
+		unpaced := func() analyze.Reach { // read once, on first need
+			if !reachMade {
+				reach, reachMade = unpacedReach(pass, false), true
 			}
 			return reach
 		}
-		atScale := func() map[*n8nschema.Node]bool {
-			if scale == nil {
-				scale = unpacedReach(pass, true)
+		atScale := func() analyze.Reach {
+			if !scaleMade {
+				scale, scaleMade = unpacedReach(pass, true), true
 			}
 			return scale
 		}
@@ -164,7 +165,7 @@ it); without the setting there is no repair, since the right cap depends on the 
 					case perCallNote(pass, op, call, atScale):
 						d.Severity = analyze.Note
 						who := "only a person starts its runs"
-						if unpaced()[op.Node] {
+						if unpaced().Has(op.Node) {
 							who = "a person or a daily schedule starts its runs"
 						}
 						d.Message += fmt.Sprintf("; one call may bill %s, and %s", usd(call), who)
@@ -192,8 +193,8 @@ const dayMS = 86_400_000
 // that no person paces one at a time (unpaced). A call that only a
 // person's click, form or message starts, once per run, bills its ceiling
 // at most once per action of that person.
-func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced map[*n8nschema.Node]bool) bool {
-	return op.Attempts > 1 || op.CallsPerItem > 1 || op.CallsUnbounded || pass.Options.Items > 1 || unpaced[op.Node]
+func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced analyze.Reach) bool {
+	return op.Attempts > 1 || op.CallsPerItem > 1 || op.CallsUnbounded || pass.Options.Items > 1 || unpaced.Has(op.Node)
 }
 
 // perCallNote reports a missing cap whose one call stays under
@@ -203,12 +204,12 @@ func multiplied(pass *analyze.Pass, op *analyze.Operation, unpaced map[*n8nschem
 // time. Retries, an agent's iterations (even nested agents' ceilings
 // multiplied) and loops repeat the call whatever its cap: the message gives
 // that figure and RS301, RS101 and RS103 report what repeats it.
-func perCallNote(pass *analyze.Pass, op *analyze.Operation, call float64, atScale func() map[*n8nschema.Node]bool) bool {
+func perCallNote(pass *analyze.Pass, op *analyze.Operation, call float64, atScale func() analyze.Reach) bool {
 	items := float64(max(pass.Options.Items, 1))
 	if op.SpendUnbounded && call*items < rs302NoteBelowUSD {
 		return true
 	}
-	return call*items < rs302LargeCallUSD && pass.Options.Items <= 1 && !atScale()[op.Node]
+	return call*items < rs302LargeCallUSD && pass.Options.Items <= 1 && !atScale().Has(op.Node)
 }
 
 // unpacedReach returns the nodes that runs no person paces reach: runs of
@@ -217,7 +218,7 @@ func perCallNote(pass *analyze.Pass, op *analyze.Operation, call float64, atScal
 // can open; what they reach before they must fail (analyze.RunReach).
 // With atScale, a schedule that runs at most once a day is left out: its
 // runs come one a day, as a person's do (analyze.ScheduleEveryMS).
-func unpacedReach(pass *analyze.Pass, atScale bool) map[*n8nschema.Node]bool {
+func unpacedReach(pass *analyze.Pass, atScale bool) analyze.Reach {
 	w := pass.Workflow
 	g := pass.Set.Graph(w)
 	for _, c := range pass.Set.CallsTo(w) {

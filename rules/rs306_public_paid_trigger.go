@@ -186,8 +186,8 @@ in the workflow it stays named. Calls of the same figure keep the workflow's ord
 			// A stranger's run stops at a fetch by an id only the real
 			// sender knows (StrangerReach): what lies behind it is not theirs.
 			if stranger, gates := analyze.StrangerReach(g, t, reach); len(gates) > 0 {
-				paid = slices.DeleteFunc(paid, func(op *analyze.Operation) bool { return !stranger[op.Node] })
-				billed = slices.DeleteFunc(billed, func(op *analyze.Operation) bool { return !stranger[op.Node] })
+				paid = slices.DeleteFunc(paid, func(op *analyze.Operation) bool { return !stranger.Has(op.Node) })
+				billed = slices.DeleteFunc(billed, func(op *analyze.Operation) bool { return !stranger.Has(op.Node) })
 				if len(paid) == 0 && len(billed) == 0 {
 					continue
 				}
@@ -446,7 +446,7 @@ const maxToolWay = 32
 // comes from a branch); one that only ways through a router reach does
 // not, even when every branch leads to it: which items reach it is the
 // data's.
-func unroutedFrom(g *analyze.Graph, t *n8nschema.Node, reach map[*n8nschema.Node]bool) map[*n8nschema.Node]bool {
+func unroutedFrom(g *analyze.Graph, t *n8nschema.Node, reach analyze.Reach) map[*n8nschema.Node]bool {
 	out := map[*n8nschema.Node]bool{t: true}
 	queue := []*n8nschema.Node{t}
 	for h := 0; h < len(queue); h++ {
@@ -455,7 +455,7 @@ func unroutedFrom(g *analyze.Graph, t *n8nschema.Node, reach map[*n8nschema.Node
 			continue
 		}
 		for _, e := range g.OutOfType(u, analyze.ConnMain) {
-			if reach[e.To] && !out[e.To] && !e.To.Disabled {
+			if reach.Has(e.To) && !out[e.To] && !e.To.Disabled {
 				out[e.To] = true
 				queue = append(queue, e.To)
 			}

@@ -87,7 +87,7 @@ row, a log).`,
 			relays  []analyze.OpenRelay
 			actions []analyze.OwnerAction
 			reads   []analyze.OwnerRead
-			reach   map[*n8nschema.Node]bool
+			reach   analyze.Reach
 		}
 		classes := map[*n8nschema.Node]*class{}
 		for _, t := range g.Triggers() {
@@ -117,9 +117,9 @@ row, a log).`,
 					// A stranger's run stops at a fetch by an id only the real
 					// sender knows, or at a check of the caller's token.
 					if stranger, gates := analyze.StrangerReach(g, t, c.reach); len(gates) > 0 {
-						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger[r.Node] })
-						c.actions = slices.DeleteFunc(c.actions, func(a analyze.OwnerAction) bool { return !stranger[a.Node] })
-						c.reads = slices.DeleteFunc(c.reads, func(r analyze.OwnerRead) bool { return !stranger[r.Node] })
+						c.relays = slices.DeleteFunc(c.relays, func(r analyze.OpenRelay) bool { return !stranger.Has(r.Node) })
+						c.actions = slices.DeleteFunc(c.actions, func(a analyze.OwnerAction) bool { return !stranger.Has(a.Node) })
+						c.reads = slices.DeleteFunc(c.reads, func(r analyze.OwnerRead) bool { return !stranger.Has(r.Node) })
 					}
 				}
 				classes[rep] = c

@@ -36,7 +36,7 @@ sheet of results) outside a loop.`,
 		var beats []*n8nschema.Node
 		var words []n8nschema.Heartbeat
 		for _, n := range g.Nodes {
-			if n.Disabled || !periodic[n] && !g.InCycle(n) || !g.Reachable(n) {
+			if n.Disabled || !periodic.Has(n) && !g.InCycle(n) || !g.Reachable(n) {
 				continue
 			}
 			// Outside a loop a word in a message is not reported (below):
@@ -73,7 +73,7 @@ sheet of results) outside a loop.`,
 			// per submission or request that happens to say "progress" (a
 			// welcome e-mail, a results row) is content, not a signal anyone
 			// waits for; a word in a message counts only inside a loop.
-			if !g.InCycle(n) && (words[i].Where == "message" || !periodic[n] || recordsRow(n)) {
+			if !g.InCycle(n) && (words[i].Where == "message" || !periodic.Has(n) || recordsRow(n)) {
 				continue
 			}
 			work := workBefore(pass, g, n)
@@ -144,7 +144,7 @@ func errorReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 
 // periodicReach marks the nodes that a schedule's executions run: their
 // signals are expected at every tick. One walk from every schedule.
-func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
+func periodicReach(g *analyze.Graph) analyze.Reach {
 	var clocks []*n8nschema.Node
 	for _, t := range g.Triggers() {
 		if !t.Disabled && analyze.OnClock(t) {
@@ -152,7 +152,7 @@ func periodicReach(g *analyze.Graph) map[*n8nschema.Node]bool {
 		}
 	}
 	if len(clocks) == 0 {
-		return nil // most workflows: nothing to walk
+		return analyze.Reach{} // most workflows: nothing to walk
 	}
 	return analyze.ReachFrom(g, clocks...)
 }

@@ -253,10 +253,10 @@ inside the execution (nodes-base/nodes/DataTable/common/utils.ts).`,
 // call; blanks counts the calls among it to a resource a template's
 // blank names (Operation.BlankTarget), which fail until the owner fills
 // the blank in.
-func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation, byNode opsByNode) (reach map[*n8nschema.Node]bool, out []*analyze.Operation, blanks int) {
+func reachedBy(pass *analyze.Pass, g *analyze.Graph, t *n8nschema.Node, ops []*analyze.Operation, byNode opsByNode) (reach analyze.Reach, out []*analyze.Operation, blanks int) {
 	reach = analyze.RunReach(g, t)
 	for _, c := range pass.Set.CallsFrom(pass.Workflow) {
-		if c.Self && c.Node != nil && reach[c.Node] && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
+		if c.Self && c.Node != nil && reach.Has(c.Node) && len(c.Entry) > 0 && (c.Kind == analyze.CallExecute || c.Kind == analyze.CallTool) {
 			reach = analyze.RunReach(g, append([]*n8nschema.Node{t}, c.Entry...)...)
 			break // every self-call enters at the same nodes
 		}

@@ -1650,7 +1650,7 @@ func answersTool(pass *analyze.Pass, g *analyze.Graph, n *n8nschema.Node) bool {
 			others = append(others, t)
 		}
 	}
-	if analyze.ReachFrom(g, others...)[n] {
+	if analyze.ReachFrom(g, others...).Has(n) {
 		return false
 	}
 	// n8n answers with the last node the run executed: the ways past n

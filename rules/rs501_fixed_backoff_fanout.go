@@ -224,7 +224,7 @@ func readsNothingOf(g *analyze.Graph, t *n8nschema.Node) bool {
 	if !fed {
 		return false
 	}
-	for n := range analyze.ReachFrom(g, t) {
+	for _, n := range analyze.ReachFrom(g, t).Nodes() {
 		// A reference by name ($('Webhook'), $node["Webhook"]), however
 		// the export escapes its quotes.
 		if raw := n.Params().Raw(); n != t && strings.Contains(raw, t.Name) && (strings.Contains(raw, "$(") || strings.Contains(raw, "$node")) {
