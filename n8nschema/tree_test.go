@@ -216,3 +216,86 @@ func TestKeyOfAsScanned(t *testing.T) {
 		`"g\": h": 9, "i\": ": "j\": ", "k\u0022": {"l": ""}, "m"`+far+`: 10, "n":`+far+`11, "o" `+far+`: 12, "p": "\": ", "q" :13, "r":`+"\n14, \"s\"\t:15, \"t\" \t: 16, \"\":\t17, \"u\":\r18, \""+strings.Repeat("v", 70000)+`": 19, "":20, "w":"x", "y" :""}`))
 	eachCorpusFile(t, "n8n-real", check)
 }
+
+// scanStringByte is scanString read one byte at a time with strStop: the
+// reference the word-at-a-time scan and its byte tail must agree with.
+func scanStringByte(s string, i int) (end int, esc uint8, ok bool) {
+	for i++; i < len(s); i++ {
+		switch c := s[i]; {
+		case !strStop[c]:
+		case c == '"':
+			return i + 1, esc, true
+		case c == '\\':
+			esc |= strEsc
+			if i++; i >= len(s) {
+				return i, esc, false
+			}
+			switch s[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				esc |= strU
+				for range 4 {
+					if i++; i >= len(s) || !isHex(s[i]) {
+						return i, esc, false
+					}
+				}
+			default:
+				return i, esc, false
+			}
+		default: // a control character
+			return i, esc, false
+		}
+	}
+	return i, esc, false
+}
+
+// TestScanStringAsByteScan: scanString (eight bytes a word, then the
+// text's last bytes one at a time without strStop) agrees with a byte
+// scan on strings that end, stop or escape at every offset of a word,
+// and within the last eight bytes of the text, the text cut anywhere.
+func TestScanStringAsByteScan(t *testing.T) {
+	pieces := []string{"a", "é", "\x7f", "\xff", " ", "\x1f", "\x00", "\t", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\u12`, `\x`, `\`, `"`, "ab\"", "\x20\x21"}
+	rng := rand.New(rand.NewPCG(37, 8))
+	for n := range 200_000 {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", n%8))
+		b.WriteByte('"')
+		b.WriteString(strings.Repeat("x", rng.IntN(20)))
+		for range rng.IntN(4) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if rng.IntN(4) != 0 {
+			b.WriteByte('"')
+		}
+		b.WriteString(strings.Repeat("z", rng.IntN(10)))
+		s := b.String()
+		s = s[:n%8+1+rng.IntN(len(s)-n%8)] // the opening quote kept
+		end, esc, ok := scanString(s, n%8)
+		wEnd, wEsc, wOK := scanStringByte(s, n%8)
+		if end != wEnd || esc != wEsc || ok != wOK {
+			t.Fatalf("%q: scanString %d %d %v, a byte scan %d %d %v", s, end, esc, ok, wEnd, wEsc, wOK)
+		}
+	}
+}
+
+// TestWSAsSkipWS: the walk's ws (a newline's indentation eight bytes at a
+// time, returning at the token after it) stops where skipWS does, at
+// every offset of texts of runs of spaces, tabs, CRs and newlines, the
+// run ending anywhere in a word and at the end of the text.
+func TestWSAsSkipWS(t *testing.T) {
+	pieces := []string{" ", "\n", "\t", "\r", "\r\n", "a", "{", "\x00", "\x1f", "\x80", "\n        ", "\n  \t", "\n         \n"}
+	rng := rand.New(rand.NewPCG(37, 9))
+	for range 20_000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			b.WriteString(strings.Repeat(" ", rng.IntN(20)))
+		}
+		bd := &builder{text: b.String()}
+		for i := range len(bd.text) + 1 {
+			if got, want := bd.ws(i), skipWS(bd.text, i); got != want {
+				t.Fatalf("%q at %d: ws %d, skipWS %d", bd.text, i, got, want)
+			}
+		}
+	}
+}
