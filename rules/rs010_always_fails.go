@@ -1756,12 +1756,13 @@ func reportExcluded(pass *analyze.Pass, g *analyze.Graph) {
 func reportBlockedByDefault(pass *analyze.Pass, g *analyze.Graph, starts []*n8nschema.Node) {
 	var reached analyze.Reach
 	var behind map[*n8nschema.Node]*n8nschema.Node
+	walked := false // reached and behind read (behind is nil when no node fails on every item)
 	runs := func(n *n8nschema.Node) bool {
 		if n.Disabled || n.ContinuesOnFail() {
 			return false
 		}
-		if behind == nil {
-			reached, behind = analyze.LiveFrom(g, starts...), analyze.BehindFrom(g, starts...)
+		if !walked {
+			reached, behind, walked = analyze.LiveFrom(g, starts...), analyze.BehindFrom(g, starts...), true
 		}
 		_, later := behind[n]
 		return reached.Has(n) || later
