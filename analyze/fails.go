@@ -1032,8 +1032,8 @@ func (g *Graph) FailsBefore(n *n8nschema.Node) (*n8nschema.Node, bool) {
 // fail on every item (FailsWhy), which run but leave nothing. The one
 // home of that reach: a rule that asks what a run does reads it here.
 // The reach of one start is read once per graph (RS306, RS307 and RS402
-// ask it of the same triggers) and the same map is handed to every rule,
-// on both cores: a caller that needs to change it changes a maps.Clone.
+// ask it of the same triggers) and the same Reach, marks and list, is
+// handed to every rule, on both cores: no caller changes it.
 func RunReach(g *Graph, starts ...*n8nschema.Node) Reach {
 	if len(starts) == 1 {
 		if i, ok := g.index(starts[0]); ok {

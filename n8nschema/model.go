@@ -379,9 +379,9 @@ type Connection struct {
 }
 
 // Ends returns the connection's source and target nodes in w, the
-// workflow it belongs to: w.Node(c.From) and w.Node(c.To), as the parse
-// found them when it read the connection (it looks up both names to
-// keep it), else looked up.
+// workflow the parse made c in: w.Node(c.From) and w.Node(c.To), as the
+// parse found them when it read the connection (it looks up both names
+// to keep it), else (a connection made by hand) looked up in w.
 func (c *Connection) Ends(w *Workflow) (from, to *Node) {
 	if c.to != nil {
 		return c.from, c.to

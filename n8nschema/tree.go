@@ -664,7 +664,7 @@ func (b *builder) ws(i int) int {
 			// eight at a time, then the rest of them at once, and return
 			// at once at the token that follows them.
 			for i+8 <= len(s) {
-				if x := load8(s, i) ^ stopK[5]; x != 0 {
+				if x := load8(s, i) ^ stopK[kSpaces]; x != 0 {
 					if i += bits.TrailingZeros64(x) / 8; s[i] > ' ' {
 						return i
 					}
@@ -755,9 +755,9 @@ const (
 func stopMask(x uint64) uint64 {
 	// Both tests clear the flag of a byte whose high bit is set; y and bs
 	// have x's high bits, so one &^ x does it for both.
-	y := x ^ stopK[0]
-	bs := x ^ stopK[1]
-	return ((y + stopK[2]) | (bs + stopK[3])) &^ x & stopK[4]
+	y := x ^ stopK[kFlip02]
+	bs := x ^ stopK[kBackslashes]
+	return ((y + stopK[kLess21]) | (bs + stopK[kLess01])) &^ x & stopK[kHighs]
 }
 
 // stopK holds stopMask's constants (the subtractions as additions of the
@@ -767,6 +767,16 @@ func stopMask(x uint64) uint64 {
 // rematerializes constants in the loop rather than keep them in registers
 // inside run): ~25 → ~20 instructions a word of string text.
 var stopK = [6]uint64{ones * 0x02, ones * '\\', ^uint64(ones*0x21) + 1, ^uint64(ones) + 1, highs, ones * ' '}
+
+// stopK's places.
+const (
+	kFlip02      = iota // ones * 0x02: the XOR that swaps '"' with 0x20
+	kBackslashes        // ones * '\\'
+	kLess21             // subtracts 0x21 from each byte
+	kLess01             // subtracts 0x01 from each byte
+	kHighs              // the high bit of each byte
+	kSpaces             // ones * ' ': ws's indentation
+)
 
 // load8 reads s[i:i+8] as a little-endian word: the compiler makes the
 // eight byte loads one, and the slice is bounds-checked, so a word past
