@@ -590,7 +590,13 @@ so an active export beside it stays a note.`,
 		reportToolBlanks(pass, g)
 		reportBlockedByDefault(pass, g, all)
 		var live, byMachine analyze.Reach
-		walked := false // live and byMachine made
+		walked := false
+		// walkLive makes live and byMachine, once, when a node first needs them.
+		walkLive := func() {
+			if !walked {
+				live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
+			}
+		}
 		// behind: nodes an earlier failing node keeps runs from, with it.
 		var behind, behindMachine, nearest map[*n8nschema.Node]*n8nschema.Node
 		var said map[string]*n8nschema.Node // causes given, by a live node or the first node behind
@@ -619,9 +625,7 @@ so an active export beside it stays a note.`,
 			}
 			why, given, loopVia := f.why, f.given, f.loopVia
 			if w, bare := g.DoesNoWork(n); !ok && bare {
-				if !walked {
-					live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-				}
+				walkLive()
 				if live.Has(n) {
 					reportNoWork(pass, g, n, w, nil, nil, byMachine.Has(n), idle)
 					continue
@@ -637,17 +641,13 @@ so an active export beside it stays a note.`,
 			}
 			if !ok {
 				if jr, found := g.LaterSiblingRead(n); found && !jr.Sure {
-					if !walked {
-						live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-					}
+					walkLive()
 					if live.Has(n) {
 						reportJoinRead(pass, g, n, jr, byMachine.Has(n))
 					}
 				}
 				if trigs, why, code, every, found := g.TriggerFieldThrow(n); found && !every {
-					if !walked {
-						live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-					}
+					walkLive()
 					reportFieldThrow(pass, n, trigs, why, code, live, byMachine)
 				}
 				// The walks are made for the first node that needs them:
@@ -656,15 +656,11 @@ so an active export beside it stays a note.`,
 				if len(from) == 0 {
 					continue
 				}
-				if !walked {
-					live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-				}
+				walkLive()
 				reportSessionless(pass, g, n, from, fails, live, byMachine)
 				continue
 			}
-			if !walked {
-				live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-			}
+			walkLive()
 			var first *n8nschema.Node // fails before n on every path to it
 			if !live.Has(n) {
 				// A defect of its own, unseen while an earlier node fails:
@@ -978,9 +974,7 @@ so an active export beside it stays a note.`,
 			if !ok || len(gd.Never) == 0 {
 				continue
 			}
-			if !walked {
-				live, byMachine, walked = analyze.LiveFrom(g, all...), analyze.LiveFrom(g, machine...), true
-			}
+			walkLive()
 			if live.Has(n) {
 				reportDecidedGate(pass, g, n, gd, byMachine.Has(n), live, &budget)
 			}
