@@ -446,7 +446,10 @@ func (g *Graph) boundWalk(starts []*n8nschema.Node) Reach {
 			}
 		}
 	}
-	reach := Reach{g: g, mark: make([]int32, len(g.Nodes)), key: 1, other: strays, nodes: strays}
+	reach := g.newReach()
+	for _, t := range strays {
+		reach.add(t) // held once, as walkFrom holds them
+	}
 	for i, s := range seen {
 		if s {
 			reach.mark[i] = 1
